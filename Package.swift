@@ -1,0 +1,19 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "ReactiveSources",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "Signals", targets: ["Signals"]),
+    ],
+    targets: [
+        .target(name: "Signals", swiftSettings: strict),
+        .testTarget(name: "SignalsTests", dependencies: ["Signals"], swiftSettings: strict),
+    ]
+)

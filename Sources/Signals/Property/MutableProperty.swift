@@ -1,0 +1,72 @@
+/// A read-write observable value.
+///
+/// Writes are atomic and may come from any thread. For `Equatable` values a write equal to
+/// the current value is ignored (no observer runs); pass `equals: nil` to notify on every
+/// write. See ``Property`` for when and where observers run.
+public final class MutableProperty<Value: Sendable>: Property<Value>, @unchecked Sendable {
+    private let source: SourceNode<Value>
+
+    /// Creates a property with an initial value and an optional equality used to ignore
+    /// writes that do not change the value.
+    public init(_ initial: Value, equals: (@Sendable (Value, Value) -> Bool)?) {
+        source = SourceNode(initial, isEqual: equals)
+        super.init(node: source)
+    }
+
+    /// Creates a property that notifies observers on every write.
+    public convenience init(_ initial: Value) {
+        self.init(initial, equals: nil)
+    }
+
+    /// The current value. Setting it notifies observers (after the current delivery, if
+    /// called from inside an observer).
+    public override var value: Value {
+        get { super.value }
+        set {
+            let graph = Graph.shared
+            graph.lock()
+            source.store(newValue, in: graph)
+            graph.unlockAndDeliver()
+        }
+    }
+
+    /// Atomically reads and modifies the value; no other write can interleave.
+    /// `body` runs with the graph locked: keep it short and do not wait on other threads.
+    /// If `body` throws, the value is left as `body` left it and observers are notified.
+    /// Without an equality the value is mutated in place (no copy of large values).
+    @discardableResult
+    public func modify<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        let graph = Graph.shared
+        graph.lock()
+        defer { graph.unlockAndDeliver() }
+        guard source.isEqual != nil else {
+            defer { source.didChange(in: graph) }
+            return try body(&source.value)
+        }
+        var value = source.value
+        defer { source.store(value, in: graph) }
+        return try body(&value)
+    }
+
+    /// Atomically replaces the value and returns the old one.
+    @discardableResult
+    public func swap(_ newValue: Value) -> Value {
+        modify { value in
+            let old = value
+            value = newValue
+            return old
+        }
+    }
+
+    /// A read-only view of this property, for exposing it without its setter.
+    public var readOnly: Property<Value> {
+        Property(node: source)
+    }
+}
+
+extension MutableProperty where Value: Equatable {
+    /// Creates a property that ignores writes equal to the current value.
+    public convenience init(_ initial: Value) {
+        self.init(initial, equals: ==)
+    }
+}

@@ -1,0 +1,63 @@
+extension Property {
+    /// A derived property holding `transform(value)`. `transform` runs lazily, while the
+    /// graph is locked (keep it pure and fast).
+    public func map<Mapped: Sendable>(_ transform: @escaping @Sendable (Value) -> Mapped) -> Property<Mapped> {
+        Property<Mapped> { transform(self.value) }
+    }
+
+    /// A derived property holding `transform(value)`, skipping equal results: observers and
+    /// downstream properties are not notified when the mapped value does not change.
+    public func map<Mapped: Sendable & Equatable>(_ transform: @escaping @Sendable (Value) -> Mapped) -> Property<Mapped> {
+        Property<Mapped>(equals: ==) { transform(self.value) }
+    }
+
+    /// A property that ignores changes for which `isEqual(old, new)` is true.
+    public func skipRepeats(_ isEqual: @escaping @Sendable (Value, Value) -> Bool) -> Property<Value> {
+        Property(equals: isEqual) { self.value }
+    }
+
+    /// Switch-to-latest: follows the property that `transform` returns for the current value,
+    /// and switches when this property changes (for example "the objects of the currently
+    /// selected source"). The previously followed property is no longer observed.
+    public func flatMap<Mapped: Sendable>(_ transform: @escaping @Sendable (Value) -> Property<Mapped>) -> Property<Mapped> {
+        Property<Mapped> { transform(self.value).value }
+    }
+
+    /// Pairs of the previous and the current value; `previous` is `nil` the first time.
+    public func combinePrevious() -> Property<(previous: Value?, current: Value)> {
+        Property<(previous: Value?, current: Value)>(reducing: (nil, self.value)) { last in
+            let current = self.value
+            return (last.current, current)
+        }
+    }
+
+    /// Discrete changes of this property, without the current value.
+    public var changes: Signal<Value> {
+        Signal { observer in self.observe(emitsCurrentValue: false, observer) }
+    }
+}
+
+extension Property where Value: Equatable {
+    /// A property that ignores writes or recomputations equal to the current value.
+    public func skipRepeats() -> Property<Value> {
+        skipRepeats(==)
+    }
+}
+
+extension Property where Value == Bool {
+    /// The logical negation of this property.
+    public func negate() -> Property<Bool> {
+        map { !$0 }
+    }
+}
+
+/// A property holding the current values of all `properties` as a tuple. Glitch-free: a
+/// single write that changes several inputs produces exactly one new tuple.
+public func combineLatest<each Element: Sendable>(_ properties: repeat Property<each Element>) -> Property<(repeat each Element)> {
+    Property<(repeat each Element)> { (repeat (each properties).value) }
+}
+
+/// A property holding the current values of `properties`, in order. Glitch-free.
+public func combineLatest<Element: Sendable>(_ properties: [Property<Element>]) -> Property<[Element]> {
+    Property<[Element]> { properties.map(\.value) }
+}

@@ -1,0 +1,96 @@
+/// A read-only, observable value that always has a current value.
+///
+/// A property is either constant (``init(value:)``), derived from other properties
+/// (``init(_:)-swift.init``, ``map(_:)``, ``combineLatest(_:)``...), or a read-only view
+/// of a ``MutableProperty``.
+///
+/// ## Derived properties
+/// A derived property runs its closure lazily: nothing is computed on writes; the value is
+/// recomputed on the next read (or delivery to an observer) and only if a property it read
+/// during its last run has changed. Dependencies are rediscovered on every run, so
+/// `Property { flag.value ? a.value : b.value }` depends only on what it actually read.
+/// Derived values are glitch-free: in a diamond, a single write recomputes the join once
+/// and observers see exactly one consistent value. When a recomputed value is equal to the
+/// previous one (Equatable values, or an explicit `equals:`), nothing downstream recomputes
+/// and no observer is called.
+///
+/// Derived closures run while the graph is locked: keep them pure and fast, do not block
+/// on other threads inside them, and do not write to properties from them.
+///
+/// ## Threading
+/// All members may be called from any thread. Observers are called:
+/// - with no lock held, so they may read and write any property;
+/// - one at a time, process-wide, in the order their values were produced (FIFO);
+///   one subscription's observer therefore never runs concurrently with itself;
+/// - on the thread whose write made them due, or, if another thread is already delivering
+///   (or a ``batch(_:)`` is open), on that thread after its current observer returns.
+///   A write made from inside an observer is queued and delivered after that observer
+///   returns; it is never lost and never deadlocks.
+///
+/// Observers see the latest value: when several writes land before an observer is called
+/// (a batch, concurrent writers, a reentrant write), it is called once with the newest
+/// value. Every observer is eventually called with the final value.
+public class Property<Value: Sendable>: @unchecked Sendable {
+    let node: ValueNode<Value>
+
+    init(node: ValueNode<Value>) {
+        self.node = node
+    }
+
+    /// A property whose value never changes.
+    public convenience init(value: Value) {
+        self.init(node: SourceNode(value, isEqual: nil))
+    }
+
+    /// A derived property computed by `compute`, which may read any other properties;
+    /// it recomputes whenever something it read changes. Every recomputation notifies
+    /// observers (use the Equatable overload or ``init(equals:_:)`` to cut off equal values).
+    public convenience init(_ compute: @escaping @Sendable () -> Value) {
+        self.init(node: DerivedNode(compute: { _ in compute() }, isEqual: nil))
+    }
+
+    /// A derived property that treats values for which `equals` returns true as unchanged:
+    /// nothing downstream recomputes and no observer is called.
+    public convenience init(equals: @escaping @Sendable (Value, Value) -> Bool, _ compute: @escaping @Sendable () -> Value) {
+        self.init(node: DerivedNode(compute: { _ in compute() }, isEqual: equals))
+    }
+
+    /// A reducer-style derived property: `next` receives the previous value (`initial` on
+    /// the first run) and returns the new one, reading whatever properties it needs.
+    /// Use it to update a large value incrementally from what changed.
+    public convenience init(reducing initial: Value, _ next: @escaping @Sendable (_ previous: Value) -> Value) {
+        self.init(node: DerivedNode(compute: { previous in next(previous ?? initial) }, isEqual: nil))
+    }
+
+    /// The current value. Reading it inside a derived closure records a dependency.
+    public var value: Value {
+        let graph = Graph.shared
+        graph.lock()
+        let value = node.currentValue(in: graph)
+        graph.unlockAndDeliver()
+        return value
+    }
+
+    /// Calls `observer` with the current value (unless `emitsCurrentValue` is false) and then
+    /// with every new value, until the returned subscription is cancelled or deinitialised.
+    /// See the type's documentation for the threading contract.
+    public func observe(emitsCurrentValue: Bool = true, _ observer: @escaping @Sendable (Value) -> Void) -> Subscription {
+        let graph = Graph.shared
+        graph.lock()
+        let observation = PropertyObservation(node: node, emitsCurrentValue: emitsCurrentValue, observer: observer, in: graph)
+        graph.unlockAndDeliver()
+        return Subscription {
+            graph.lock()
+            observation.detach()
+            graph.unlockAndDeliver()
+        }
+    }
+}
+
+extension Property where Value: Equatable {
+    /// A derived property that skips values equal to the previous one: equal results do not
+    /// recompute anything downstream or notify observers.
+    public convenience init(_ compute: @escaping @Sendable () -> Value) {
+        self.init(equals: ==, compute)
+    }
+}
