@@ -11,9 +11,12 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Signals", targets: ["Signals"]),
+        .library(name: "ReactiveSources", targets: ["ReactiveSources"]),
     ],
     targets: [
         .target(name: "Signals", swiftSettings: strict),
+        .target(name: "ReactiveSources", dependencies: ["Signals"], swiftSettings: strict),
         .testTarget(name: "SignalsTests", dependencies: ["Signals"], swiftSettings: strict),
+        .testTarget(name: "ReactiveSourcesTests", dependencies: ["ReactiveSources"], swiftSettings: strict),
     ]
 )

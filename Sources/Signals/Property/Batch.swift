@@ -5,7 +5,7 @@
 /// effect immediately and reads see them. Batches nest; delivery happens when the outermost
 /// batch on the process ends, on the thread that ends it. Errors thrown by `body`
 /// propagate after the batch is closed and its writes delivered.
-public func batch<Result>(_ body: () throws -> Result) rethrows -> Result {
+public func batch<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
     let graph = Graph.shared
     graph.beginBatch()
     defer { graph.endBatch() }

@@ -1,0 +1,90 @@
+import Foundation
+import Synchronization
+
+/// An immutable picture of a source's content: sections of rows.
+///
+/// Lookups never trap: every accessor returns `nil` (or 0) for an invalid index path or
+/// section (negative, out of range, or malformed).
+public struct Snapshot<Object: Hashable & Sendable>: Hashable, Sendable {
+    /// The sections, in display order.
+    public var sections: [Section<Object>] {
+        didSet { lookup = ObjectLookup<Object>() }
+    }
+    private var lookup = ObjectLookup<Object>()
+
+    /// Creates a snapshot from sections.
+    public init(sections: [Section<Object>] = []) {
+        self.sections = sections
+    }
+
+    /// Number of sections.
+    public var numberOfSections: Int { sections.count }
+
+    /// Number of rows in `section` (placeholder included), or 0 for an invalid section.
+    public func numberOfRows(inSection section: Int) -> Int {
+        sections.indices.contains(section) ? sections[section].rowCount : 0
+    }
+
+    /// Number of objects in `section` (placeholder excluded), or 0 for an invalid section.
+    public func numberOfObjects(inSection section: Int) -> Int {
+        sections.indices.contains(section) ? sections[section].objects.count : 0
+    }
+
+    /// Total number of objects in all sections.
+    public var objectCount: Int { sections.reduce(0) { $0 + $1.objects.count } }
+
+    /// All objects, section by section.
+    public var allObjects: [Object] { sections.flatMap(\.objects) }
+
+    /// The title of `section`, or `nil` for an untitled or invalid section.
+    public func title(ofSection section: Int) -> String? {
+        sections.indices.contains(section) ? sections[section].title : nil
+    }
+
+    /// The row at `indexPath`, or `nil` for an invalid path.
+    public func row(at indexPath: IndexPath) -> Row<Object>? {
+        guard let (section, item) = indexPath.sectionAndItem, sections.indices.contains(section) else { return nil }
+        return sections[section].row(at: item)
+    }
+
+    /// The object at `indexPath`, or `nil` for an invalid path or a placeholder row.
+    public func object(at indexPath: IndexPath) -> Object? {
+        row(at: indexPath)?.object
+    }
+
+    /// The index path of `object` (its first occurrence), or `nil` if absent.
+    ///
+    /// Complexity: O(1) on average; the first lookup on a snapshot builds an index in O(n).
+    public func indexPath(of object: Object) -> IndexPath? {
+        lookup.indexPath(of: object, in: sections)
+    }
+
+    public static func == (lhs: Snapshot, rhs: Snapshot) -> Bool {
+        lhs.sections == rhs.sections
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(sections)
+    }
+}
+
+/// A lazily built object -> index path table shared by copies of one snapshot value.
+private final class ObjectLookup<Object: Hashable & Sendable>: Sendable {
+    private let table = Mutex<[Object: IndexPath]?>(nil)
+
+    func indexPath(of object: Object, in sections: [Section<Object>]) -> IndexPath? {
+        table.withLock { table in
+            if table == nil {
+                var built: [Object: IndexPath] = [:]
+                built.reserveCapacity(sections.reduce(0) { $0 + $1.objects.count })
+                for (sectionIndex, section) in sections.enumerated() {
+                    for (itemIndex, object) in section.objects.enumerated() where built[object] == nil {
+                        built[object] = IndexPath(indexes: [sectionIndex, itemIndex])
+                    }
+                }
+                table = built
+            }
+            return table?[object]
+        }
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import Signals
+
+/// The selected objects of a source, per section, under a ``SelectionPolicy`` per section.
+///
+/// - Selections are remembered by object and section identity (``Section/id``), so they
+///   survive snapshot updates while the selected objects are still in their section;
+///   objects that disappear are dropped from the selection.
+/// - Selected objects come back in row order, whatever the order of selection.
+/// - For a ``MultiDataSource``, ``selectedObjects`` lists the selections of every section.
+///
+/// Thread-safe. ``selection`` is an observable, derived property: it updates when the
+/// selection changes and when the source publishes a snapshot that drops selected objects.
+public final class Selection<Object: Hashable & Sendable>: Sendable {
+    /// Per section id: the selected objects, oldest selection first.
+    private let chosen = MutableProperty<[String: [Object]]>([:])
+    private let source: any DataSource<Object>
+    private let policy: @Sendable (_ sectionID: String) -> SelectionPolicy
+    /// The selected objects per section (section index -> objects in row order), for the
+    /// current snapshot.
+    public let selection: Property<[Int: [Object]]>
+
+    /// Creates a selection over `source`, with `policy(sectionID)` deciding each section's rules.
+    public init(source: any DataSource<Object>, policy: @escaping @Sendable (_ sectionID: String) -> SelectionPolicy) {
+        self.source = source
+        self.policy = policy
+        let chosen = self.chosen
+        let snapshots = source.updates
+        selection = Property {
+            Self.visible(chosen.value, in: snapshots.value.snapshot)
+        }
+    }
+
+    /// Creates a selection with the same policy in every section.
+    public convenience init(source: any DataSource<Object>, policy: SelectionPolicy = .multiple) {
+        self.init(source: source, policy: { _ in policy })
+    }
+
+    /// Selects the object at `indexPath`. Selecting an already selected object does nothing.
+    /// Beyond the section's maximum, the oldest selection in that section is evicted.
+    /// Throws ``SelectionError`` for an invalid path, a placeholder row or an unselectable section.
+    public func select(at indexPath: IndexPath) throws(SelectionError) {
+        let snapshot = source.snapshot
+        let (section, object) = try resolve(indexPath, in: snapshot)
+        let sectionID = snapshot.sections[section].id
+        let rules = policy(sectionID)
+        if rules.maximum == 0 { throw .notSelectable(section: section) }
+        chosen.modify { chosen in
+            var selected = Self.present(chosen[sectionID] ?? [], in: snapshot.sections[section])
+            guard !selected.contains(object) else { return }
+            selected.append(object)
+            if let maximum = rules.maximum, selected.count > maximum {
+                selected.removeFirst(selected.count - maximum)
+            }
+            chosen[sectionID] = selected
+        }
+    }
+
+    /// Deselects the object at `indexPath`; deselecting an unselected object does nothing.
+    /// Throws ``SelectionError/belowMinimum(section:minimum:)`` when that would leave fewer
+    /// than the section's minimum selected, or another ``SelectionError`` for a bad path.
+    public func deselect(at indexPath: IndexPath) throws(SelectionError) {
+        let snapshot = source.snapshot
+        let (section, object) = try resolve(indexPath, in: snapshot)
+        let sectionID = snapshot.sections[section].id
+        let rules = policy(sectionID)
+        var refused = false
+        chosen.modify { chosen in
+            var selected = Self.present(chosen[sectionID] ?? [], in: snapshot.sections[section])
+            guard let position = selected.firstIndex(of: object) else { return }
+            guard selected.count > rules.minimum else {
+                refused = true
+                return
+            }
+            selected.remove(at: position)
+            chosen[sectionID] = selected
+        }
+        if refused { throw .belowMinimum(section: section, minimum: rules.minimum) }
+    }
+
+    /// Selects the row if it is not selected, deselects it otherwise (same errors).
+    public func toggle(at indexPath: IndexPath) throws(SelectionError) {
+        if isSelected(at: indexPath) {
+            try deselect(at: indexPath)
+        } else {
+            try select(at: indexPath)
+        }
+    }
+
+    /// Whether the object at `indexPath` is selected; false for invalid paths.
+    public func isSelected(at indexPath: IndexPath) -> Bool {
+        guard let (section, _) = indexPath.sectionAndItem, let object = source.snapshot.object(at: indexPath) else { return false }
+        return selection.value[section]?.contains(object) ?? false
+    }
+
+    /// The selected objects of `section`, in row order; empty for an invalid section.
+    public func selectedObjects(inSection section: Int) -> [Object] {
+        selection.value[section] ?? []
+    }
+
+    /// The selected objects of every section, section by section, each in row order.
+    public var selectedObjects: [Object] {
+        selection.value.sorted { $0.key < $1.key }.flatMap(\.value)
+    }
+
+    /// The index paths of the selected objects, in order.
+    public var selectedIndexPaths: [IndexPath] {
+        let snapshot = source.snapshot
+        return Self.visible(chosen.value, in: snapshot).sorted { $0.key < $1.key }.flatMap { section, objects in
+            objects.compactMap { object in
+                snapshot.sections[section].objects.firstIndex(of: object).map { IndexPath(indexes: [section, $0]) }
+            }
+        }
+    }
+
+    /// Clears the selection of every section (minimums do not apply).
+    public func clear() {
+        chosen.value = [:]
+    }
+
+    private func resolve(_ indexPath: IndexPath, in snapshot: Snapshot<Object>) throws(SelectionError) -> (Int, Object) {
+        guard let (section, _) = indexPath.sectionAndItem, let row = snapshot.row(at: indexPath) else {
+            throw .invalidIndexPath(indexPath)
+        }
+        guard let object = row.object else { throw .placeholderRow(indexPath) }
+        return (section, object)
+    }
+
+    /// The chosen objects still present in `section`, in selection order.
+    private static func present(_ objects: [Object], in section: Section<Object>) -> [Object] {
+        guard !objects.isEmpty else { return [] }
+        let members = Set(section.objects)
+        return objects.filter(members.contains)
+    }
+
+    /// Per section index, the chosen objects still present, in row order.
+    private static func visible(_ chosen: [String: [Object]], in snapshot: Snapshot<Object>) -> [Int: [Object]] {
+        var result: [Int: [Object]] = [:]
+        for (index, section) in snapshot.sections.enumerated() {
+            guard let objects = chosen[section.id], !objects.isEmpty else { continue }
+            let wanted = Set(objects)
+            let inRowOrder = section.objects.filter(wanted.contains)
+            if !inRowOrder.isEmpty { result[index] = inRowOrder }
+        }
+        return result
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+extension ChangeSet {
+    /// Rows `range` of `section` inserted (new indexes).
+    static func insertedRows(_ range: Range<Int>, inSection section: Int) -> ChangeSet {
+        var changes = ChangeSet()
+        changes.insertedRows = range.map { IndexPath(indexes: [section, $0]) }
+        return changes
+    }
+
+    /// Rows `range` of `section` deleted (old indexes).
+    static func deletedRows(_ range: Range<Int>, inSection section: Int) -> ChangeSet {
+        var changes = ChangeSet()
+        changes.deletedRows = range.map { IndexPath(indexes: [section, $0]) }
+        return changes
+    }
+
+    /// The row change for `section` going from `old` to `new` when `new` is `old` with
+    /// `appended` objects added after the old objects and its placeholder possibly changed.
+    /// O(appended), independent of the number of objects already there.
+    static func appending(_ appended: Int, toSection section: Int, old: Placeholder?, new: Placeholder?, oldObjectCount: Int) -> ChangeSet {
+        var changes = ChangeSet()
+        let newObjectCount = oldObjectCount + appended
+        if old != nil && (old != new || appended > 0) {
+            changes.deletedRows.append(IndexPath(indexes: [section, oldObjectCount]))
+        }
+        changes.insertedRows = (oldObjectCount..<newObjectCount).map { IndexPath(indexes: [section, $0]) }
+        if new != nil && (old != new || appended > 0) {
+            changes.insertedRows.append(IndexPath(indexes: [section, newObjectCount]))
+        }
+        return changes
+    }
+}
+
+extension Snapshot {
+    /// Sets the placeholder of `section` (if it exists) and returns the row change.
+    mutating func setPlaceholder(_ placeholder: Placeholder?, inSection section: Int) -> ChangeSet {
+        guard sections.indices.contains(section) else { return ChangeSet() }
+        let old = sections[section].placeholder
+        guard old != placeholder else { return ChangeSet() }
+        sections[section].placeholder = placeholder
+        return .appending(0, toSection: section, old: old, new: placeholder, oldObjectCount: sections[section].objects.count)
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import Signals
+
+/// The lifecycle machinery shared by the leaf sources (Simple, Remote, Paginated): the
+/// observable state, the fetch generation, the task in flight and the event order.
+///
+/// Every operation runs inside a Signals `batch` and under the engine's lock, so a snapshot
+/// and its load state are published together, observers run only after the lock is
+/// released (they may call back into the source), and operations from different threads
+/// are serialised. Results are applied only through ``ifCurrent(_:_:)``, the one place that
+/// checks a fetch's generation: work from a superseded or cancelled fetch cannot land.
+final class SourceEngine<Object: Hashable & Sendable>: @unchecked Sendable {
+    let updates: MutableProperty<SnapshotUpdate<Object>>
+    let loadState: MutableProperty<LoadState>
+    let loadEvents: Signal<LoadEvent>
+    private let eventInput: Signal<LoadEvent>.Input
+    private let lock = NSRecursiveLock()
+    private var generation: UInt64 = 0
+    private var inFlight = false
+    private var task: Task<Void, Never>?
+
+    init(snapshot: Snapshot<Object>) {
+        updates = MutableProperty(SnapshotUpdate(snapshot: snapshot), equals: nil)
+        loadState = MutableProperty(LoadState())
+        (loadEvents, eventInput) = Signal<LoadEvent>.pipe()
+    }
+
+    /// Runs `body` locked, inside a batch.
+    func locked<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+        try batch { () throws(Failure) -> Result in
+            lock.lock()
+            defer { lock.unlock() }
+            return try body()
+        }
+    }
+
+    /// The snapshot as last published.
+    var snapshot: Snapshot<Object> { updates.value.snapshot }
+
+    /// Whether a fetch is in flight.
+    var isInFlight: Bool { locked { inFlight } }
+
+    // MARK: Publishing (callers hold the lock)
+
+    /// Mutates the snapshot in place; `body` returns the change it made.
+    func mutate(_ body: (inout Snapshot<Object>) -> ChangeSet) {
+        updates.modify { update in
+            update.changes = body(&update.snapshot)
+            update.version &+= 1
+        }
+    }
+
+    /// Sets the placeholder row of `section`, publishing only if it changes.
+    func setPlaceholder(_ placeholder: Placeholder?, inSection section: Int) {
+        guard snapshot.sections.indices.contains(section), snapshot.sections[section].placeholder != placeholder else { return }
+        mutate { $0.setPlaceholder(placeholder, inSection: section) }
+    }
+
+    /// Replaces the snapshot, computing the change set by diffing.
+    func replace(with snapshot: Snapshot<Object>) {
+        updates.modify { update in
+            update.changes = ChangeSet(from: update.snapshot, to: snapshot)
+            update.snapshot = snapshot
+            update.version &+= 1
+        }
+    }
+
+    /// Applies `event` to the load state and sends it.
+    func emit(_ event: LoadEvent) {
+        let hasContent = snapshot.objectCount > 0
+        loadState.modify { $0 = $0.applying(event, hasContent: hasContent) }
+        eventInput.send(event)
+    }
+
+    // MARK: Lifecycle
+
+    /// Starts a fetch: ends the one in flight with `didFail(.cancelled)`, bumps the
+    /// generation, lets `prepare` adjust the snapshot (placeholders), sends `willLoad`, then
+    /// starts the work returned by `start` with the new generation, which it returns.
+    @discardableResult
+    func begin(prepare: () -> Void = {}, start: (UInt64) -> Task<Void, Never>?) -> UInt64 {
+        locked {
+            endInFlight()
+            generation &+= 1
+            inFlight = true
+            prepare()
+            emit(.willLoad)
+            task = start(generation)
+            return generation
+        }
+    }
+
+    /// Runs `body` only if `fetch` is still the fetch in flight; returns whether it ran.
+    @discardableResult
+    func ifCurrent(_ fetch: UInt64, _ body: () -> Void) -> Bool {
+        locked {
+            guard inFlight, fetch == generation else { return false }
+            body()
+            return true
+        }
+    }
+
+    /// Ends fetch `fetch` with `didFinishLoading` after `finalize` adjusts the snapshot.
+    func finish(_ fetch: UInt64, finalize: () -> Void = {}) {
+        ifCurrent(fetch) {
+            finalize()
+            inFlight = false
+            task = nil
+            emit(.didFinishLoading)
+        }
+    }
+
+    /// Ends fetch `fetch` with `didFail` after `finalize` adjusts the snapshot for the error.
+    func fail(_ fetch: UInt64, error: any Error, finalize: (DataSourceError) -> Void = { _ in }) {
+        let failure = DataSourceError(error)
+        ifCurrent(fetch) {
+            finalize(failure)
+            inFlight = false
+            task = nil
+            emit(.didFail(failure))
+        }
+    }
+
+    /// Cancels the fetch in flight, if any, after `cleanup` adjusts the snapshot.
+    func cancel(cleanup: () -> Void = {}) {
+        locked {
+            guard inFlight else { return }
+            cleanup()
+            endInFlight()
+        }
+    }
+
+    /// Ends the fetch in flight (if any) as cancelled. Caller holds the lock.
+    private func endInFlight() {
+        guard inFlight else { return }
+        task?.cancel()
+        task = nil
+        inFlight = false
+        generation &+= 1
+        emit(.didFail(.cancelled))
+    }
+}

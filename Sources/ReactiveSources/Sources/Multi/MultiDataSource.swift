@@ -1,0 +1,104 @@
+import Foundation
+import Signals
+
+/// A source with one section per child source, titled by the child's name: a composed view
+/// of several sources, derived from them.
+///
+/// - **Derived and incremental.** The snapshot is a derived `Signals` property: it updates by
+///   itself whenever a child publishes, and only the children that changed are looked at.
+///   A child's change set is translated into the composed one (section indexes shifted), so
+///   a child that partially loads k objects costs O(k + number of children), not O(total
+///   objects). A child whose change cannot be translated (an update was skipped, or its
+///   section layout changed) is re-diffed on its own: O(that child's size).
+/// - **Stable sections.** In the default mode every child always occupies exactly one
+///   section (its objects, flattened if it has several sections), so later sections never
+///   shift while children load. A child that is loading with nothing to show gets a
+///   ``Placeholder/loading`` row; a failed child gets a ``Placeholder/error(message:)`` row
+///   in its own section, and the others are unaffected. With `splicesChildSections`, each
+///   child's own sections are spliced in instead (a child then occupies as many sections as
+///   it has, at least one).
+/// - **Mixed element types.** Children must share `Object`; map differing children to a
+///   common type (usually an enum) with ``DataSource/map(_:)``.
+/// - **Aggregate status.** See ``MultiLoadAggregator``: loading while any child loads,
+///   `didPartiallyLoad` as children deliver or end, finished when every child has ended
+///   (failed only if every child failed).
+///
+/// `fetchData()` fetches every child; `cancelFetch()` cancels every child.
+public final class MultiDataSource<Object: Hashable & Sendable>: DataSource {
+    /// The name of the composed source.
+    public let name: String
+    /// The children, in section order.
+    public let children: [any DataSource<Object>]
+    /// Whether each child's own sections are spliced in (see the type's documentation).
+    public let splicesChildSections: Bool
+    public let updates: Property<SnapshotUpdate<Object>>
+    private let aggregator: MultiLoadAggregator
+
+    /// Creates a composed source over `children`.
+    public init(name: String = "", children: [any DataSource<Object>], splicesChildSections: Bool = false) {
+        self.name = name
+        self.children = children
+        self.splicesChildSections = splicesChildSections
+        let composer = MultiComposer<Object>(children: children, splices: splicesChildSections)
+        let updates = Property<SnapshotUpdate<Object>>(
+            reducing: SnapshotUpdate(snapshot: Snapshot()),
+            equals: { $0.version == $1.version },
+            composer.compose
+        )
+        self.updates = updates
+        aggregator = MultiLoadAggregator(children: children.map { $0.loadEvents }, hasContent: {
+            updates.value.snapshot.objectCount > 0
+        })
+    }
+
+    public var loadState: Property<LoadState> { aggregator.loadState }
+    public var loadEvents: Signal<LoadEvent> { aggregator.loadEvents }
+
+    /// Fetches every child. A composed fetch in flight ends with `didFail(.cancelled)` first.
+    public func fetchData() {
+        batch {
+            aggregator.beginFetch()
+            for child in children { child.fetchData() }
+        }
+    }
+
+    /// Cancels every child's fetch; the composed fetch ends with `didFail(.cancelled)`.
+    public func cancelFetch() {
+        batch {
+            aggregator.cancelFetch()
+            for child in children { child.cancelFetch() }
+        }
+    }
+
+    /// Forwards to the child that owns the row, with the child's own index path.
+    /// Invalid paths are ignored.
+    public func willDisplayRow(at indexPath: IndexPath) {
+        guard let (section, item) = indexPath.sectionAndItem, section >= 0, item >= 0 else { return }
+        if splicesChildSections {
+            var offset = 0
+            for child in children {
+                let count = max(child.numberOfSections, 1)
+                if section < offset + count {
+                    child.willDisplayRow(at: IndexPath(indexes: [section - offset, item]))
+                    return
+                }
+                offset += count
+            }
+        } else {
+            guard section < children.count else { return }
+            let child = children[section]
+            let snapshot = child.snapshot
+            var remaining = item
+            for (index, childSection) in snapshot.sections.enumerated() {
+                if remaining < childSection.objects.count {
+                    child.willDisplayRow(at: IndexPath(indexes: [index, remaining]))
+                    return
+                }
+                remaining -= childSection.objects.count
+            }
+            if remaining == 0, let last = snapshot.sections.indices.last {
+                child.willDisplayRow(at: IndexPath(indexes: [last, snapshot.sections[last].objects.count]))
+            }
+        }
+    }
+}

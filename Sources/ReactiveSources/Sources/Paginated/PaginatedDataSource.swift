@@ -1,0 +1,259 @@
+import Foundation
+import Signals
+
+/// A source that loads its objects page by page with a ``PageFetcher`` and shows them in
+/// one section.
+///
+/// - `fetchData()` is a refresh: it starts again from the first page and replaces the
+///   content atomically when the first page arrives (old pages stay visible until then).
+///   Its lifecycle is reported by `loadState` / `loadEvents` like any source.
+/// - ``fetchNextPage()`` appends the next page. Its state is separate: ``pagination``
+///   (`nextPage` is idle, loading or failed), so a next-page error never looks like a
+///   first-load error. Calls while a page or a refresh is loading are coalesced: a page is
+///   never requested twice at once. A failed page is not skipped: the next call retries it.
+/// - ``willDisplayRow(at:)`` fetches the next page when the displayed row is within
+///   `prefetchDistance` rows of the last object (default 0: the last object, or the
+///   trailing placeholder). It does not retry a failed page; call ``fetchNextPage()``.
+/// - `hasMorePages` becomes false as soon as a page comes back with no objects, the fetcher
+///   returns no next token, or the current page reaches the known number of pages.
+/// - Placeholders: a trailing ``Placeholder/loadingMore`` row while more pages exist; with
+///   no objects, loading / no-results / error rows as ``PlaceholderOptions`` say; with
+///   `.errors`, a failed next page shows an error row after the objects.
+/// - Duplicates: an object whose identity (by default the object itself; pass `identity`,
+///   e.g. `\.id` for `Identifiable` types) is already shown is dropped from later pages, so
+///   a collection that shifted under us never duplicates rows. The first occurrence wins.
+/// - `maxPages`: when set, the oldest pages are dropped as new ones arrive.
+/// - `cancelFetch()` cancels both the refresh and the next-page load in flight.
+///
+/// Thread-safe; see ``DataSource`` for observer threading.
+public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource {
+    /// The section title.
+    public let name: String
+    /// The placeholder rows shown when there are no objects (and error rows, if included).
+    public let placeholders: PlaceholderOptions
+    /// How many rows before the last object displaying a row triggers the next page.
+    public let prefetchDistance: Int
+    /// The most pages kept, or `nil` for no limit.
+    public let maxPages: Int?
+    private let fetcher: any PageFetcher<Object>
+    private let identity: @Sendable (Object) -> AnyHashable
+    private let engine: SourceEngine<Object>
+    private let paginationState = MutableProperty(PaginationState())
+    private let book = PageBook()
+
+    /// Creates a paginated source. Nothing is fetched until `fetchData()`.
+    /// A negative `prefetchDistance` is treated as 0; a `maxPages` below 1 as 1.
+    public init(
+        name: String = "",
+        fetcher: some PageFetcher<Object>,
+        placeholders: PlaceholderOptions = .default,
+        prefetchDistance: Int = 0,
+        maxPages: Int? = nil,
+        identity: @escaping @Sendable (Object) -> AnyHashable = { AnyHashable($0) }
+    ) {
+        self.name = name
+        self.fetcher = fetcher
+        self.placeholders = placeholders
+        self.prefetchDistance = max(0, prefetchDistance)
+        self.maxPages = maxPages.map { max(1, $0) }
+        self.identity = identity
+        engine = SourceEngine(snapshot: Snapshot(sections: [Section(id: name, title: name)]))
+    }
+
+    public var updates: Property<SnapshotUpdate<Object>> { engine.updates }
+    public var loadState: Property<LoadState> { engine.loadState }
+    public var loadEvents: Signal<LoadEvent> { engine.loadEvents }
+
+    /// The paging state: page info, loaded pages, `hasMorePages`, next-page load.
+    public var pagination: Property<PaginationState> { paginationState }
+
+    /// Whether another page can be fetched.
+    public var hasMorePages: Bool { paginationState.value.hasMorePages }
+
+    /// Refreshes from the first page (see the type's documentation).
+    public func fetchData() {
+        let fetcher = self.fetcher
+        engine.begin(prepare: {
+            cancelNextPage()
+            engine.setPlaceholder(placeholder(refreshing: true), inSection: 0)
+        }, start: { fetch in
+            Task { [weak self] in
+                do {
+                    let page = try await fetcher.fetchPage(.first)
+                    try Task.checkCancellation()
+                    guard let self else { return }
+                    self.engine.finish(fetch) { self.applyFirst(page) }
+                } catch {
+                    guard let self else { return }
+                    self.engine.fail(fetch, error: error) { _ in
+                        self.engine.setPlaceholder(self.placeholder(refreshing: false, failure: DataSourceError(error)), inSection: 0)
+                    }
+                }
+            }
+        })
+    }
+
+    /// Loads and appends the next page. Does nothing when there are no more pages, or when a
+    /// refresh or a next page is already loading (coalesced). Retries a page that failed.
+    public func fetchNextPage() {
+        let fetcher = self.fetcher
+        engine.locked {
+            let state = paginationState.value
+            guard !engine.isInFlight, state.hasMorePages, !state.isLoadingNextPage, let token = book.next else { return }
+            book.sequence &+= 1
+            let sequence = book.sequence
+            paginationState.modify { $0.nextPage = .loading }
+            engine.setPlaceholder(placeholder(refreshing: false), inSection: 0)
+            book.task = Task { [weak self] in
+                do {
+                    let page = try await fetcher.fetchPage(token)
+                    try Task.checkCancellation()
+                    self?.applyNext(page, sequence: sequence)
+                } catch {
+                    self?.failNext(DataSourceError(error), sequence: sequence)
+                }
+            }
+        }
+    }
+
+    /// Cancels the refresh and the next-page load in flight. The refresh ends with
+    /// `didFail(.cancelled)`; a cancelled next page goes back to idle and can be fetched again.
+    public func cancelFetch() {
+        engine.locked {
+            cancelNextPage()
+            engine.cancel()
+            engine.setPlaceholder(placeholder(refreshing: false), inSection: 0)
+        }
+    }
+
+    /// Fetches the next page when `indexPath` is within `prefetchDistance` rows of the last
+    /// object (or is the trailing placeholder). Invalid paths are ignored.
+    public func willDisplayRow(at indexPath: IndexPath) {
+        guard let (section, item) = indexPath.sectionAndItem, section == 0, item >= 0 else { return }
+        let count = engine.snapshot.numberOfObjects(inSection: 0)
+        guard count > 0, item <= count, item >= count - 1 - prefetchDistance else { return }
+        guard paginationState.value.nextPageError == nil else { return }
+        fetchNextPage()
+    }
+
+    // MARK: Applying pages (engine lock held)
+
+    private func applyFirst(_ page: Page<Object>) {
+        book.seen = []
+        let objects = unique(page.objects)
+        book.pageCounts = [objects.count]
+        book.next = page.next
+        paginationState.modify { state in
+            state.info = page.info
+            state.loadedPages = 1
+            state.hasMorePages = Self.hasMore(after: page)
+            state.nextPage = .idle
+        }
+        var next = engine.snapshot
+        next.sections[0].objects = objects
+        next.sections[0].placeholder = placeholder(refreshing: false, objectCount: objects.count, finished: true)
+        engine.replace(with: next)
+    }
+
+    private func applyNext(_ page: Page<Object>, sequence: UInt64) {
+        engine.locked {
+            guard sequence == book.sequence, paginationState.value.isLoadingNextPage else { return }
+            book.task = nil
+            let objects = unique(page.objects)
+            book.pageCounts.append(objects.count)
+            book.next = page.next
+            var dropped = 0
+            if let maxPages, book.pageCounts.count > maxPages {
+                dropped = book.pageCounts.prefix(book.pageCounts.count - maxPages).reduce(0, +)
+                book.pageCounts.removeFirst(book.pageCounts.count - maxPages)
+            }
+            paginationState.modify { state in
+                state.info = page.info
+                state.loadedPages += 1
+                state.hasMorePages = Self.hasMore(after: page)
+                state.nextPage = .idle
+            }
+            let newPlaceholder = placeholder(refreshing: false)
+            engine.mutate { snapshot in
+                let old = snapshot.sections[0]
+                if dropped > 0 {
+                    for object in old.objects.prefix(dropped) { book.seen.remove(identity(object)) }
+                    snapshot.sections[0].objects.removeFirst(dropped)
+                }
+                snapshot.sections[0].objects.append(contentsOf: objects)
+                snapshot.sections[0].placeholder = newPlaceholder
+                var changes = ChangeSet.appending(
+                    objects.count, toSection: 0, old: old.placeholder, new: newPlaceholder, oldObjectCount: old.objects.count
+                )
+                if dropped > 0 {
+                    changes = Self.shifted(changes, droppingFirst: dropped, oldObjectCount: old.objects.count)
+                }
+                return changes
+            }
+        }
+    }
+
+    private func failNext(_ error: DataSourceError, sequence: UInt64) {
+        engine.locked {
+            guard sequence == book.sequence, paginationState.value.isLoadingNextPage else { return }
+            book.task = nil
+            paginationState.modify { $0.nextPage = error.isCancellation ? .idle : .failed(error) }
+            engine.setPlaceholder(placeholder(refreshing: false), inSection: 0)
+        }
+    }
+
+    private func cancelNextPage() {
+        book.task?.cancel()
+        book.task = nil
+        book.sequence &+= 1
+        if paginationState.value.nextPage != .idle {
+            paginationState.modify { $0.nextPage = .idle }
+        }
+    }
+
+    /// The page's objects minus those already shown (or repeated within the page).
+    private func unique(_ objects: [Object]) -> [Object] {
+        objects.filter { book.seen.insert(identity($0)).inserted }
+    }
+
+    private static func hasMore(after page: Page<Object>) -> Bool {
+        guard !page.objects.isEmpty, page.next != nil else { return false }
+        if let current = page.info.page, let pages = page.info.numberOfPages, current >= pages { return false }
+        return true
+    }
+
+    /// The trailing placeholder for the current state.
+    private func placeholder(refreshing: Bool, failure: DataSourceError? = nil, objectCount: Int? = nil, finished: Bool = false) -> Placeholder? {
+        let count = objectCount ?? engine.snapshot.numberOfObjects(inSection: 0)
+        let state = paginationState.value
+        if count == 0 {
+            if refreshing { return placeholders.contains(.loading) ? .loading : nil }
+            if let failure, !failure.isCancellation { return placeholders.contains(.errors) ? .error(message: failure.message) : nil }
+            if finished || engine.loadState.value.status == .finished {
+                return placeholders.contains(.noResults) && !state.hasMorePages ? .noResults : nil
+            }
+            return nil
+        }
+        if let error = state.nextPageError, placeholders.contains(.errors) { return .error(message: error.message) }
+        if let failure, !failure.isCancellation, placeholders.contains(.errors) { return .error(message: failure.message) }
+        return state.hasMorePages ? .loadingMore : nil
+    }
+
+    /// Rewrites an append change set for a section whose first `dropped` objects were removed.
+    private static func shifted(_ changes: ChangeSet, droppingFirst dropped: Int, oldObjectCount: Int) -> ChangeSet {
+        var result = changes
+        result.deletedRows = (0..<dropped).map { IndexPath(indexes: [0, $0]) } + changes.deletedRows
+        result.insertedRows = changes.insertedRows.map { IndexPath(indexes: [0, $0[1] - dropped]) }
+        return result
+    }
+}
+
+/// The paginated source's bookkeeping, touched only under its engine's lock.
+final class PageBook: @unchecked Sendable {
+    var next: PageToken?
+    var pageCounts: [Int] = []
+    var seen: Set<AnyHashable> = []
+    /// Identifies the current next-page load; bumped to make older ones obsolete.
+    var sequence: UInt64 = 0
+    var task: Task<Void, Never>?
+}

@@ -1,0 +1,45 @@
+import Foundation
+import Signals
+
+/// Synchronous access to the current snapshot. Each call reads the snapshot once; to read
+/// several values consistently, read ``snapshot`` once and query it.
+extension DataSource {
+    /// The current snapshot.
+    public var snapshot: Snapshot<Object> { updates.value.snapshot }
+
+    /// The snapshot as an observable property (without change sets).
+    public var snapshots: Property<Snapshot<Object>> { updates.map(\.snapshot) }
+
+    /// Whether a fetch is in flight, observable.
+    public var isFetching: Property<Bool> { loadState.map(\.isFetching) }
+
+    /// The fetch status, observable.
+    public var status: Property<FetchStatus> { loadState.map(\.status) }
+
+    /// The content state, observable.
+    public var contentState: Property<ContentState> { loadState.map(\.content) }
+
+    /// Number of sections.
+    public var numberOfSections: Int { snapshot.numberOfSections }
+
+    /// Number of rows (placeholders included) in `section`; 0 for an invalid section.
+    public func numberOfRows(inSection section: Int) -> Int { snapshot.numberOfRows(inSection: section) }
+
+    /// Number of objects (placeholders excluded) in `section`; 0 for an invalid section.
+    public func numberOfObjects(inSection section: Int) -> Int { snapshot.numberOfObjects(inSection: section) }
+
+    /// The object at `indexPath`, or `nil` for an invalid path or a placeholder row.
+    public func object(at indexPath: IndexPath) -> Object? { snapshot.object(at: indexPath) }
+
+    /// The row (object or placeholder) at `indexPath`, or `nil` for an invalid path.
+    public func row(at indexPath: IndexPath) -> Row<Object>? { snapshot.row(at: indexPath) }
+
+    /// The index path of `object`, or `nil` if it is not shown. O(1) on average.
+    public func indexPath(of object: Object) -> IndexPath? { snapshot.indexPath(of: object) }
+
+    /// The title of `section`, or `nil` for an untitled or invalid section.
+    public func title(ofSection section: Int) -> String? { snapshot.title(ofSection: section) }
+
+    /// All objects, section by section.
+    public var allObjects: [Object] { snapshot.allObjects }
+}

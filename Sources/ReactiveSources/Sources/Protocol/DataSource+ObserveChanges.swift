@@ -1,0 +1,33 @@
+import Signals
+
+extension DataSource {
+    /// Calls `observer` with every new snapshot and a change set that turns the snapshot the
+    /// observer saw last into it, starting with the current snapshot (as an insertion of
+    /// everything).
+    ///
+    /// Observers see the latest value, so updates may be coalesced; when one was skipped
+    /// this diffs the last delivered snapshot against the new one (O(n)), so the change set
+    /// is always valid for the observer's own previous snapshot.
+    public func observeChanges(_ observer: @escaping @Sendable (Snapshot<Object>, ChangeSet) -> Void) -> Subscription {
+        let continuity = ChangeContinuity<Object>()
+        return updates.observe { update in
+            observer(update.snapshot, continuity.changes(for: update))
+        }
+    }
+}
+
+/// Remembers the last update handed to one observer and bridges version gaps with a diff.
+/// Touched only from one observer, which never runs concurrently with itself.
+final class ChangeContinuity<Object: Hashable & Sendable>: @unchecked Sendable {
+    private var last: SnapshotUpdate<Object>?
+
+    func changes(for update: SnapshotUpdate<Object>) -> ChangeSet {
+        defer { last = update }
+        guard let last else {
+            return ChangeSet(from: Snapshot(), to: update.snapshot)
+        }
+        if update.version == last.version &+ 1 { return update.changes }
+        if update.version == last.version { return ChangeSet() }
+        return ChangeSet(from: last.snapshot, to: update.snapshot)
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Signals
+
+/// A source that fetches its objects with a ``Fetcher`` and shows them in one section,
+/// with placeholder rows for loading, no results and errors (see ``PlaceholderOptions``).
+///
+/// - `fetchData()` cancels any fetch in flight and starts a new one. The first batch of the
+///   new fetch replaces the content atomically (a refresh keeps the old objects visible
+///   until then, unless `clearsContentOnRefresh`); later batches are appended, each one a
+///   `didPartiallyLoad`.
+/// - `cancelFetch()` cancels the fetcher's task (an HTTP request in flight is cancelled),
+///   resets `isFetching` and ends the fetch with `didFail(.cancelled)`.
+/// - A failed fetch keeps the objects already shown.
+/// - Batches and finishers of a superseded fetch are ignored, whenever they arrive.
+///
+/// Thread-safe; see ``DataSource`` for observer threading.
+public final class RemoteDataSource<Object: Hashable & Sendable>: DataSource {
+    /// The section title.
+    public let name: String
+    /// The placeholder rows this source stores.
+    public let placeholders: PlaceholderOptions
+    /// Whether a refresh clears the objects when it starts instead of keeping them visible.
+    public let clearsContentOnRefresh: Bool
+    private let fetcher: any Fetcher<Object>
+    private let engine: SourceEngine<Object>
+
+    /// Creates a source over `fetcher`. Nothing is fetched until `fetchData()`.
+    public init(
+        name: String = "",
+        fetcher: some Fetcher<Object>,
+        placeholders: PlaceholderOptions = .default,
+        clearsContentOnRefresh: Bool = false
+    ) {
+        self.name = name
+        self.fetcher = fetcher
+        self.placeholders = placeholders
+        self.clearsContentOnRefresh = clearsContentOnRefresh
+        engine = SourceEngine(snapshot: Snapshot(sections: [Section(id: name, title: name)]))
+    }
+
+    public var updates: Property<SnapshotUpdate<Object>> { engine.updates }
+    public var loadState: Property<LoadState> { engine.loadState }
+    public var loadEvents: Signal<LoadEvent> { engine.loadEvents }
+
+    public func fetchData() {
+        let fetcher = self.fetcher
+        let engine = self.engine
+        let placeholders = self.placeholders
+        let batches = BatchCounter()
+        engine.begin(prepare: {
+            if clearsContentOnRefresh && !engine.snapshot.sections[0].objects.isEmpty {
+                var cleared = engine.snapshot
+                cleared.sections[0].objects = []
+                cleared.sections[0].placeholder = nil
+                engine.replace(with: cleared)
+            }
+            let showsLoading = placeholders.contains(.loading) && engine.snapshot.sections[0].objects.isEmpty
+            engine.setPlaceholder(showsLoading ? .loading : nil, inSection: 0)
+        }, start: { fetch in
+            Task {
+                do {
+                    try await fetcher.fetch(into: FetchSink { batch in
+                        engine.ifCurrent(fetch) {
+                            Self.apply(batch, isFirst: batches.next() == 0, to: engine, placeholders: placeholders)
+                            engine.emit(.didPartiallyLoad)
+                        }
+                    })
+                    try Task.checkCancellation()
+                    engine.finish(fetch) {
+                        if batches.count == 0 {
+                            // Finished without any batch: the content is now empty.
+                            var empty = engine.snapshot
+                            empty.sections[0].objects = []
+                            engine.replace(with: empty)
+                        }
+                        let isEmpty = engine.snapshot.sections[0].objects.isEmpty
+                        let placeholder: Placeholder? = isEmpty && placeholders.contains(.noResults) ? .noResults : nil
+                        engine.setPlaceholder(placeholder, inSection: 0)
+                    }
+                } catch {
+                    engine.fail(fetch, error: error) { failure in
+                        let placeholder: Placeholder? = placeholders.contains(.errors) ? .error(message: failure.message) : nil
+                        engine.setPlaceholder(placeholder, inSection: 0)
+                    }
+                }
+            }
+        })
+    }
+
+    public func cancelFetch() {
+        engine.cancel {
+            engine.setPlaceholder(nil, inSection: 0)
+        }
+    }
+
+    /// Applies one batch: the first replaces the objects (diffed), later ones append.
+    private static func apply(_ batch: [Object], isFirst: Bool, to engine: SourceEngine<Object>, placeholders: PlaceholderOptions) {
+        if isFirst {
+            var next = engine.snapshot
+            next.sections[0].objects = batch
+            next.sections[0].placeholder = batch.isEmpty && placeholders.contains(.loading) ? .loading : nil
+            engine.replace(with: next)
+        } else {
+            engine.mutate { snapshot in
+                let old = snapshot.sections[0]
+                let placeholder: Placeholder? = old.objects.isEmpty && batch.isEmpty ? old.placeholder : nil
+                snapshot.sections[0].objects.append(contentsOf: batch)
+                snapshot.sections[0].placeholder = placeholder
+                return .appending(batch.count, toSection: 0, old: old.placeholder, new: placeholder, oldObjectCount: old.objects.count)
+            }
+        }
+    }
+}
+
+/// Counts the batches of one fetch (touched only under the engine lock).
+final class BatchCounter: @unchecked Sendable {
+    private(set) var count = 0
+
+    /// Returns the index of the batch arriving now.
+    func next() -> Int {
+        defer { count += 1 }
+        return count
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Signals
+
+/// A source that groups another source's objects into sections by a key, derived from it.
+///
+/// - **Grouping.** Every object with the same key ends up in the same section (not only
+///   adjacent ones). Section titles come from the key (`title(for:)`, by default the key's
+///   description); section identity is the title plus the key's hash-independent text, so
+///   use keys whose descriptions differ.
+/// - **Order.** Sections follow `sectionOrder`: by default the order in which each key first
+///   appears in the child's objects; or sorted by key. Within a section, objects keep the
+///   child's order unless `objectOrder` is given (then sorted, stably).
+/// - **Derived and incremental.** The snapshot is a derived `Signals` property and updates by
+///   itself whenever the child publishes, partial loads included. When the child only
+///   appended k objects (its usual partial load) and no object order is set, the update
+///   costs O(k + sections); any other change regroups everything (O(n)) and diffs.
+/// - **Lifecycle.** Load state and load events are the child's own; `fetchData()` and
+///   `cancelFetch()` go to the child.
+/// - **Placeholders.** While the child has no objects, its placeholder row (loading, no
+///   results, error) is shown in a single untitled section.
+public final class SectionedDataSource<Object: Hashable & Sendable, Key: Hashable & Sendable>: DataSource {
+    /// The source's name.
+    public let name: String
+    /// The grouped source.
+    public let child: any DataSource<Object>
+    public let updates: Property<SnapshotUpdate<Object>>
+
+    /// Groups `child`'s objects by `key`.
+    /// - Parameters:
+    ///   - title: The section title for a key; defaults to `String(describing: key)`.
+    ///   - sectionOrder: The order of sections; defaults to first appearance.
+    ///   - objectOrder: Optional order of objects within a section.
+    public init(
+        name: String = "",
+        child: any DataSource<Object>,
+        key: @escaping @Sendable (Object) -> Key,
+        title: @escaping @Sendable (Key) -> String = { String(describing: $0) },
+        sectionOrder: SectionOrder<Key> = .firstAppearance,
+        objectOrder: (@Sendable (Object, Object) -> Bool)? = nil
+    ) {
+        self.name = name
+        self.child = child
+        let grouper = Grouper(child: child, key: key, title: title, sectionOrder: sectionOrder, objectOrder: objectOrder)
+        updates = Property(reducing: SnapshotUpdate(snapshot: Snapshot()), equals: { $0.version == $1.version }, grouper.group)
+    }
+
+    /// Groups `child`'s objects by the value at `keyPath`.
+    public convenience init(
+        name: String = "",
+        child: any DataSource<Object>,
+        keyPath: KeyPath<Object, Key>,
+        sectionOrder: SectionOrder<Key> = .firstAppearance,
+        objectOrder: (@Sendable (Object, Object) -> Bool)? = nil
+    ) {
+        // Key paths are immutable values; this one is only ever read.
+        nonisolated(unsafe) let keyPath = keyPath
+        self.init(name: name, child: child, key: { $0[keyPath: keyPath] }, sectionOrder: sectionOrder, objectOrder: objectOrder)
+    }
+
+    public var loadState: Property<LoadState> { child.loadState }
+    public var loadEvents: Signal<LoadEvent> { child.loadEvents }
+
+    /// Fetches the child.
+    public func fetchData() { child.fetchData() }
+
+    /// Cancels the child's fetch.
+    public func cancelFetch() { child.cancelFetch() }
+
+    /// Forwards to the child with the child's index path of the displayed object (or of the
+    /// child's placeholder row). Invalid paths are ignored.
+    public func willDisplayRow(at indexPath: IndexPath) {
+        switch snapshot.row(at: indexPath) {
+        case .object(let object)?:
+            if let childPath = child.indexPath(of: object) { child.willDisplayRow(at: childPath) }
+        case .placeholder?:
+            let childSnapshot = child.snapshot
+            if let last = childSnapshot.sections.indices.last {
+                child.willDisplayRow(at: IndexPath(indexes: [last, childSnapshot.sections[last].objects.count]))
+            }
+        case nil:
+            return
+        }
+    }
+}

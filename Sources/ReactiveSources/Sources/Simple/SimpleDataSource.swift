@@ -1,0 +1,109 @@
+import Foundation
+import Signals
+
+/// A source over an array: one section titled by ``name``.
+///
+/// `fetchData()` completes at once (`willLoad` then `didFinishLoading`, synchronously).
+/// Mutations publish a new snapshot with an exact change set; an out-of-range index throws
+/// ``MutationError`` and changes nothing. Thread-safe.
+public final class SimpleDataSource<Object: Hashable & Sendable>: DataSource {
+    /// The section title.
+    public let name: String
+    private let engine: SourceEngine<Object>
+
+    /// Creates a source showing `objects` in one section titled `name`.
+    public init(name: String = "", objects: [Object] = []) {
+        self.name = name
+        engine = SourceEngine(snapshot: Snapshot(sections: [Section(id: name, title: name, objects: objects)]))
+    }
+
+    public var updates: Property<SnapshotUpdate<Object>> { engine.updates }
+    public var loadState: Property<LoadState> { engine.loadState }
+    public var loadEvents: Signal<LoadEvent> { engine.loadEvents }
+
+    /// Sends `willLoad` then `didFinishLoading`: the objects are already here.
+    public func fetchData() {
+        engine.locked {
+            let fetch = engine.begin { _ in nil }
+            engine.finish(fetch)
+        }
+    }
+
+    /// Does nothing: a simple source's fetch completes before `fetchData()` returns.
+    public func cancelFetch() {
+        engine.cancel()
+    }
+
+    /// The objects, in order.
+    public var objects: [Object] { engine.snapshot.sections[0].objects }
+
+    /// Replaces all objects; the change set is computed by diffing.
+    public func replaceObjects(with objects: [Object]) {
+        engine.locked {
+            var next = engine.snapshot
+            next.sections[0].objects = objects
+            engine.replace(with: next)
+        }
+    }
+
+    /// Appends `objects` at the end.
+    public func append(_ objects: [Object]) {
+        engine.locked {
+            engine.mutate { snapshot in
+                let start = snapshot.sections[0].objects.count
+                snapshot.sections[0].objects.append(contentsOf: objects)
+                return .insertedRows(start..<(start + objects.count), inSection: 0)
+            }
+        }
+    }
+
+    /// Inserts `objects` before the object at `index` (`index == count` appends).
+    /// Throws ``MutationError/indexOutOfRange(index:validRange:)`` for any other index.
+    public func insert(_ objects: [Object], at index: Int) throws(MutationError) {
+        try engine.locked { () throws(MutationError) in
+            let count = engine.snapshot.sections[0].objects.count
+            guard index >= 0 && index <= count else { throw .indexOutOfRange(index: index, validRange: 0...count) }
+            engine.mutate { snapshot in
+                snapshot.sections[0].objects.insert(contentsOf: objects, at: index)
+                return .insertedRows(index..<(index + objects.count), inSection: 0)
+            }
+        }
+    }
+
+    /// Removes and returns the object at `index`.
+    /// Throws ``MutationError/indexOutOfRange(index:validRange:)`` for an invalid index.
+    @discardableResult
+    public func remove(at index: Int) throws(MutationError) -> Object {
+        try engine.locked { () throws(MutationError) -> Object in
+            let count = engine.snapshot.sections[0].objects.count
+            guard index >= 0 && index < count else {
+                throw .indexOutOfRange(index: index, validRange: count == 0 ? nil : 0...(count - 1))
+            }
+            var removed: Object?
+            engine.mutate { snapshot in
+                removed = snapshot.sections[0].objects.remove(at: index)
+                return .deletedRows(index..<(index + 1), inSection: 0)
+            }
+            return removed!
+        }
+    }
+
+    /// Moves the object at `source` so that it ends up at `destination`.
+    /// Throws ``MutationError/indexOutOfRange(index:validRange:)`` if either index is invalid.
+    public func move(from source: Int, to destination: Int) throws(MutationError) {
+        try engine.locked { () throws(MutationError) in
+            let count = engine.snapshot.sections[0].objects.count
+            let valid = count == 0 ? nil : 0...(count - 1)
+            guard source >= 0 && source < count else { throw .indexOutOfRange(index: source, validRange: valid) }
+            guard destination >= 0 && destination < count else { throw .indexOutOfRange(index: destination, validRange: valid) }
+            guard source != destination else { return }
+            engine.mutate { snapshot in
+                let object = snapshot.sections[0].objects.remove(at: source)
+                snapshot.sections[0].objects.insert(object, at: destination)
+                var changes = ChangeSet()
+                changes.movedRows = [.init(from: IndexPath(indexes: [0, source]), to: IndexPath(indexes: [0, destination]))]
+                return changes
+            }
+        }
+    }
+}
