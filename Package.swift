@@ -12,6 +12,8 @@ let package = Package(
     products: [
         .library(name: "Signals", targets: ["Signals"]),
         .library(name: "ReactiveSources", targets: ["ReactiveSources"]),
+        // For standalone scripts (Playground-scripts/run.sh): `swift -lReactiveSourcesKit`.
+        .library(name: "ReactiveSourcesKit", type: .dynamic, targets: ["Signals", "ReactiveSources"]),
     ],
     targets: [
         .target(name: "Signals", swiftSettings: strict),

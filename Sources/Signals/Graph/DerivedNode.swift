@@ -104,12 +104,14 @@ final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     }
 
     override func didGainFirstSubscriber() {
-        isStale = true
+        // Unlinked validation brings the value up to date; from now on writes upstream
+        // reach this node through `markStale`.
         validate(in: Graph.shared)
         for dependency in dependencies {
             dependency.node.addSubscriber(self)
         }
         isLinked = true
+        isStale = false
     }
 
     override func didLoseLastSubscriber() {

@@ -1,8 +1,21 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The process-wide reactive graph: one lock, the version clock, dependency tracking and
-/// the queue of pending observer deliveries.
+/// the queues of pending observer deliveries.
 ///
-/// Every node field is guarded by `lock`. Observer closures are only ever called by
-/// ``drain()``, one at a time, with the lock released.
+/// Every node field is guarded by `lock`. Observer closures are only ever called by a
+/// thread's drain, with the lock released around the call.
+///
+/// Delivery is per thread: the thread whose write (or subscription) made observers due
+/// delivers them before its outermost lock is released, unless that thread is already
+/// delivering (a write from inside an observer) or inside a ``batch(_:)``: then the jobs
+/// wait in that thread's queue and run after the current observer returns or the batch ends.
 final class Graph: @unchecked Sendable {
     static let shared = Graph()
 
@@ -14,9 +27,11 @@ final class Graph: @unchecked Sendable {
     private var epochCounter: UInt64 = 0
     /// The derived node whose closure is running, which records what it reads.
     unowned(unsafe) var tracker: GraphNode?
-    private var batchDepth = 0
-    private var isDelivering = false
+    /// Jobs made due while the current holder has the lock; moved to its thread's queue
+    /// before the lock is fully released.
     private var queue = DeliveryQueue()
+    /// Threads that are delivering or batching (usually zero or one).
+    private var threads: [ThreadDelivery] = []
 
     @inline(__always) func lock() {
         mutex.lock()
@@ -28,13 +43,25 @@ final class Graph: @unchecked Sendable {
         mutex.unlock()
     }
 
-    /// Releases the lock; the outermost release on a thread that is not already delivering
-    /// first delivers everything queued.
+    /// Releases the lock; the outermost release on a thread that is neither delivering nor
+    /// batching first delivers everything its writes made due.
     @inline(__always) func unlockAndDeliver() {
-        if depth == 1 && !isDelivering && batchDepth == 0 && !queue.isEmpty {
-            drain()
+        if depth == 1 && !queue.isEmpty {
+            deliverQueued()
         }
         unlock()
+    }
+
+    /// Releases the lock around an observer call made by a drain. Jobs queued so far stay
+    /// with this thread.
+    @inline(__always) func suspendForCallback() {
+        if !queue.isEmpty { currentThread(creating: true)!.pending.append(contentsOf: &queue) }
+        unlock()
+    }
+
+    /// Takes the lock back after an observer call.
+    @inline(__always) func resumeAfterCallback() {
+        lock()
     }
 
     func nextEpoch() -> UInt64 {
@@ -56,31 +83,80 @@ final class Graph: @unchecked Sendable {
 
     func beginBatch() {
         lock()
-        batchDepth += 1
-        unlock()
+        currentThread(creating: true)!.batchDepth += 1
+        unlockAndDeliver()
     }
 
     func endBatch() {
         lock()
-        batchDepth -= 1
-        unlockAndDeliver()
+        if let state = currentThread(creating: false) {
+            state.batchDepth -= 1
+            if !queue.isEmpty { state.pending.append(contentsOf: &queue) }
+            if state.batchDepth == 0 && !state.isDelivering { drain(state) }
+        }
+        unlock()
     }
 
-    /// Delivers queued jobs in FIFO order until the queue is empty or a batch starts.
-    /// Called with the lock held exactly once by this thread; jobs release it around user code.
-    private func drain() {
-        isDelivering = true
-        while batchDepth == 0, let job = queue.popFirst() {
+    /// Blocks until no other thread is inside a call tracked by `isRunning`, releasing the
+    /// lock while waiting. Only waits when the lock is held exactly once (otherwise waiting
+    /// could deadlock), and never for the calling thread itself.
+    func waitWhile(_ isRunning: () -> pthread_t?) {
+        var attempts = 0
+        while depth == 1, let thread = isRunning(), pthread_equal(thread, pthread_self()) == 0 {
+            unlock()
+            attempts += 1
+            if attempts < 64 { sched_yield() } else { usleep(50) }
+            lock()
+        }
+    }
+
+    private func deliverQueued() {
+        let state = currentThread(creating: true)!
+        state.pending.append(contentsOf: &queue)
+        if state.isDelivering || state.batchDepth > 0 { return }
+        drain(state)
+    }
+
+    /// Delivers `state`'s jobs in FIFO order until its queue is empty or a batch starts.
+    private func drain(_ state: ThreadDelivery) {
+        state.isDelivering = true
+        while state.batchDepth == 0, let job = state.pending.popFirst() {
             job.deliver(in: self)
         }
-        isDelivering = false
+        state.isDelivering = false
+        if state.batchDepth == 0 && state.pending.isEmpty {
+            threads.removeAll { $0 === state }
+        }
+    }
+
+    private func currentThread(creating: Bool) -> ThreadDelivery? {
+        let me = pthread_self()
+        for state in threads where pthread_equal(state.thread, me) != 0 {
+            return state
+        }
+        guard creating else { return nil }
+        let state = ThreadDelivery(thread: me)
+        threads.append(state)
+        return state
+    }
+}
+
+/// One thread's delivery state. Guarded by the graph lock.
+final class ThreadDelivery {
+    let thread: pthread_t
+    var batchDepth = 0
+    var isDelivering = false
+    var pending = DeliveryQueue()
+
+    init(thread: pthread_t) {
+        self.thread = thread
     }
 }
 
 /// Something the graph delivers to user code after a propagation.
 protocol Deliverable: AnyObject {
-    /// Called with the graph locked once; may unlock around the user callback and must
-    /// return with the lock held again.
+    /// Called with the graph locked once; releases it around the user callback with
+    /// ``Graph/suspendForCallback()`` and returns with the lock held again.
     func deliver(in graph: Graph)
 }
 
@@ -93,6 +169,17 @@ struct DeliveryQueue {
 
     mutating func append(_ job: any Deliverable) {
         storage.append(job)
+    }
+
+    /// Moves every job of `other` to the end of this queue.
+    mutating func append(contentsOf other: inout DeliveryQueue) {
+        if isEmpty && other.head == 0 {
+            swap(&self, &other)
+            return
+        }
+        storage.append(contentsOf: other.storage[other.head...])
+        other.storage.removeAll(keepingCapacity: true)
+        other.head = 0
     }
 
     mutating func popFirst() -> (any Deliverable)? {

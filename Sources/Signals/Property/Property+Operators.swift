@@ -25,10 +25,9 @@ extension Property {
 
     /// Pairs of the previous and the current value; `previous` is `nil` the first time.
     public func combinePrevious() -> Property<(previous: Value?, current: Value)> {
-        Property<(previous: Value?, current: Value)>(reducing: (nil, self.value)) { last in
-            let current = self.value
-            return (last.current, current)
-        }
+        Property<(previous: Value?, current: Value)>(
+            node: DerivedNode(compute: { last in (last?.current, self.value) }, isEqual: nil)
+        )
     }
 
     /// Discrete changes of this property, without the current value.

@@ -18,18 +18,20 @@
 /// on other threads inside them, and do not write to properties from them.
 ///
 /// ## Threading
-/// All members may be called from any thread. Observers are called:
-/// - with no lock held, so they may read and write any property;
-/// - one at a time, process-wide, in the order their values were produced (FIFO);
-///   one subscription's observer therefore never runs concurrently with itself;
-/// - on the thread whose write made them due, or, if another thread is already delivering
-///   (or a ``batch(_:)`` is open), on that thread after its current observer returns.
-///   A write made from inside an observer is queued and delivered after that observer
-///   returns; it is never lost and never deadlocks.
+/// All members may be called from any thread. Observers are called with no lock held, so
+/// they may read and write any property, and:
+/// - **on the writing thread, before the write returns**: a write (or `observe`) delivers
+///   the observers it made due before returning, in the order they became due;
+/// - **except for writes made inside an observer or a ``batch(_:)``**: those are queued on
+///   that thread and delivered after the current observer returns (or the batch ends),
+///   never lost, never nested, never deadlocking;
+/// - **never concurrently with itself**: if one subscription's observer is already running
+///   on another thread, that thread calls it again with the latest value when it returns.
 ///
 /// Observers see the latest value: when several writes land before an observer is called
 /// (a batch, concurrent writers, a reentrant write), it is called once with the newest
-/// value. Every observer is eventually called with the final value.
+/// value. Every observer is eventually called with the final value, and never twice with
+/// the same version.
 public class Property<Value: Sendable>: @unchecked Sendable {
     let node: ValueNode<Value>
 
@@ -81,7 +83,7 @@ public class Property<Value: Sendable>: @unchecked Sendable {
         graph.unlockAndDeliver()
         return Subscription {
             graph.lock()
-            observation.detach()
+            observation.detach(in: graph)
             graph.unlockAndDeliver()
         }
     }
@@ -92,5 +94,15 @@ extension Property where Value: Equatable {
     /// recompute anything downstream or notify observers.
     public convenience init(_ compute: @escaping @Sendable () -> Value) {
         self.init(equals: ==, compute)
+    }
+}
+
+extension Property {
+    /// How many graph nodes and observers currently depend on this property (for tests).
+    var subscriberCount: Int {
+        let graph = Graph.shared
+        graph.lock()
+        defer { graph.unlock() }
+        return node.subscribers.count
     }
 }

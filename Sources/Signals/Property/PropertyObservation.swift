@@ -1,10 +1,24 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// One observer of a property: a leaf of the graph that is queued when its node changes
 /// and, when delivered, pulls the node's value and calls the closure if the version moved.
+///
+/// The closure never runs on two threads at once: a delivery that finds it running on
+/// another thread leaves a note, and that thread calls it again with the latest value.
 final class PropertyObservation<Value>: GraphNode, Deliverable, @unchecked Sendable {
     private let node: ValueNode<Value>
     private var observer: (@Sendable (Value) -> Void)?
     private var deliveredVersion: UInt64
     private var isQueued = false
+    /// The thread inside `observer`, if any.
+    private var runningThread: pthread_t?
+    private var needsRerun = false
 
     /// Creates and attaches the observation. Caller holds the graph lock.
     init(node: ValueNode<Value>, emitsCurrentValue: Bool, observer: @escaping @Sendable (Value) -> Void, in graph: Graph) {
@@ -31,19 +45,31 @@ final class PropertyObservation<Value>: GraphNode, Deliverable, @unchecked Senda
 
     func deliver(in graph: Graph) {
         isQueued = false
-        guard let observer else { return }
-        let value = node.currentValue(in: graph)
-        guard node.version != deliveredVersion else { return }
-        deliveredVersion = node.version
-        graph.unlock()
-        observer(value)
-        graph.lock()
+        guard observer != nil else { return }
+        if runningThread != nil {
+            needsRerun = true
+            return
+        }
+        runningThread = pthread_self()
+        repeat {
+            needsRerun = false
+            guard let observer else { break }
+            let value = node.currentValue(in: graph)
+            guard node.version != deliveredVersion else { break }
+            deliveredVersion = node.version
+            graph.suspendForCallback()
+            observer(value)
+            graph.resumeAfterCallback()
+        } while needsRerun
+        runningThread = nil
     }
 
-    /// Detaches from the graph and releases the closure. Caller holds the graph lock.
-    func detach() {
+    /// Detaches from the graph and releases the closure; waits for a call in progress on
+    /// another thread to return. Caller holds the graph lock.
+    func detach(in graph: Graph) {
         guard observer != nil else { return }
         observer = nil
         node.removeSubscriber(self)
+        graph.waitWhile { runningThread }
     }
 }

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The observer list behind a piped signal. Guarded by the graph lock.
 final class EventChannel<Value: Sendable>: @unchecked Sendable {
     private var observers: ContiguousArray<EventObserver<Value>> = []
@@ -11,9 +19,11 @@ final class EventChannel<Value: Sendable>: @unchecked Sendable {
         return Subscription { [weak self] in
             graph.lock()
             observer.closure = nil
+            observer.backlog.removeAll()
             if let self, let index = self.observers.firstIndex(where: { $0 === observer }) {
                 self.observers.remove(at: index)
             }
+            graph.waitWhile { observer.runningThread }
             graph.unlock()
         }
     }
@@ -28,9 +38,13 @@ final class EventChannel<Value: Sendable>: @unchecked Sendable {
     }
 }
 
-/// A registered closure; `nil` once cancelled.
+/// A registered closure; `nil` once cancelled. Guarded by the graph lock.
 final class EventObserver<Value>: @unchecked Sendable {
     var closure: (@Sendable (Value) -> Void)?
+    /// The thread inside `closure`, if any.
+    var runningThread: pthread_t?
+    /// Events that arrived while another thread was inside `closure`, in order.
+    var backlog: [Value] = []
 
     init(_ closure: @escaping @Sendable (Value) -> Void) {
         self.closure = closure
@@ -48,9 +62,19 @@ final class EventDelivery<Value>: Deliverable {
     }
 
     func deliver(in graph: Graph) {
-        guard let closure = observer.closure else { return }
-        graph.unlock()
-        closure(value)
-        graph.lock()
+        guard observer.closure != nil else { return }
+        if observer.runningThread != nil {
+            observer.backlog.append(value)
+            return
+        }
+        observer.runningThread = pthread_self()
+        var next: Value? = value
+        while let event = next, let closure = observer.closure {
+            graph.suspendForCallback()
+            closure(event)
+            graph.resumeAfterCallback()
+            next = observer.backlog.isEmpty ? nil : observer.backlog.removeFirst()
+        }
+        observer.runningThread = nil
     }
 }

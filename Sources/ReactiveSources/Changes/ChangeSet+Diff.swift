@@ -1,0 +1,128 @@
+import Foundation
+
+extension ChangeSet {
+    /// The change that turns `old` into `new`.
+    ///
+    /// Identity: sections are matched by ``Section/id``; objects by equality, across sections
+    /// (an object that changes section is a row move); a section's placeholder row is matched
+    /// with the placeholder of the same section (a changed placeholder is an updated row).
+    ///
+    /// Duplicates are allowed and never trap: the k-th occurrence of an object (or section id)
+    /// in `old` pairs with its k-th occurrence in `new`; surplus occurrences are deletes or
+    /// inserts. Moves are the fewest that explain the new order.
+    ///
+    /// Complexity: O(n + m) on average to match n old and m new rows (a Heckel-style pass
+    /// with one hash table); moves cost O(k log k) for the k matched rows whose order
+    /// changed, and O(k) when nothing moved.
+    public init<Object>(from old: Snapshot<Object>, to new: Snapshot<Object>) {
+        self.init()
+        let sectionMatch = Matching(old: old.sections.map(\.id), new: new.sections.map(\.id))
+        diffSections(old: old, new: new, match: sectionMatch)
+        diffRows(old: old, new: new, sectionMatch: sectionMatch)
+        diffPlaceholders(old: old, new: new, sectionMatch: sectionMatch)
+        deletedRows.sort()
+        insertedRows.sort()
+        updatedRows.sort()
+    }
+
+    private mutating func diffSections<Object>(old: Snapshot<Object>, new: Snapshot<Object>, match: Matching) {
+        for (index, partner) in match.oldToNew.enumerated() where partner < 0 {
+            deletedSections.append(index)
+        }
+        var matchedOld: [Int] = []
+        var matchedNew: [Int] = []
+        for (index, partner) in match.newToOld.enumerated() {
+            guard partner >= 0 else {
+                insertedSections.append(index)
+                continue
+            }
+            matchedOld.append(partner)
+            matchedNew.append(index)
+            if old.sections[partner].title != new.sections[index].title { retitledSections.append(index) }
+        }
+        let stable = longestIncreasingSubsequenceMask(matchedOld)
+        for position in matchedOld.indices where !stable[position] {
+            movedSections.append(SectionMove(from: matchedOld[position], to: matchedNew[position]))
+        }
+    }
+
+    /// Objects of the sections present on both sides, flattened.
+    private struct FlatRows<Object> {
+        var objects: [Object] = []
+        var sections: [Int] = []
+        var items: [Int] = []
+
+        init(_ snapshot: Snapshot<Object>, keeping partners: [Int]) where Object: Hashable & Sendable {
+            let count = snapshot.sections.indices.reduce(0) { partners[$1] >= 0 ? $0 + snapshot.sections[$1].objects.count : $0 }
+            objects.reserveCapacity(count)
+            sections.reserveCapacity(count)
+            items.reserveCapacity(count)
+            for (sectionIndex, section) in snapshot.sections.enumerated() where partners[sectionIndex] >= 0 {
+                objects.append(contentsOf: section.objects)
+                sections.append(contentsOf: repeatElement(sectionIndex, count: section.objects.count))
+                items.append(contentsOf: 0..<section.objects.count)
+            }
+        }
+
+        func path(_ index: Int) -> IndexPath { IndexPath(indexes: [sections[index], items[index]]) }
+    }
+
+    private mutating func diffRows<Object>(old: Snapshot<Object>, new: Snapshot<Object>, sectionMatch: Matching) {
+        let oldRows = FlatRows(old, keeping: sectionMatch.oldToNew)
+        let newRows = FlatRows(new, keeping: sectionMatch.newToOld)
+        let match = Matching(old: oldRows.objects, new: newRows.objects)
+        for (index, partner) in match.oldToNew.enumerated() where partner < 0 {
+            deletedRows.append(oldRows.path(index))
+        }
+        // Matched rows that stay in their (matched) section: keep the longest in-order run.
+        var runOldItems: [Int] = []
+        var runNew: [Int] = []
+        var runOld: [Int] = []
+        func flushRun(_ changes: inout ChangeSet) {
+            let stable = longestIncreasingSubsequenceMask(runOldItems)
+            for position in runOldItems.indices where !stable[position] {
+                changes.movedRows.append(RowMove(from: oldRows.path(runOld[position]), to: newRows.path(runNew[position])))
+            }
+            runOldItems.removeAll(keepingCapacity: true)
+            runNew.removeAll(keepingCapacity: true)
+            runOld.removeAll(keepingCapacity: true)
+        }
+        var runSection = -1
+        for (index, partner) in match.newToOld.enumerated() {
+            let newSection = newRows.sections[index]
+            if newSection != runSection {
+                flushRun(&self)
+                runSection = newSection
+            }
+            guard partner >= 0 else {
+                insertedRows.append(newRows.path(index))
+                continue
+            }
+            if sectionMatch.oldToNew[oldRows.sections[partner]] == newSection {
+                runOldItems.append(oldRows.items[partner])
+                runOld.append(partner)
+                runNew.append(index)
+            } else {
+                movedRows.append(RowMove(from: oldRows.path(partner), to: newRows.path(index)))
+            }
+        }
+        flushRun(&self)
+    }
+
+    private mutating func diffPlaceholders<Object>(old: Snapshot<Object>, new: Snapshot<Object>, sectionMatch: Matching) {
+        for (newIndex, oldIndex) in sectionMatch.newToOld.enumerated() where oldIndex >= 0 {
+            let before = old.sections[oldIndex]
+            let after = new.sections[newIndex]
+            switch (before.placeholder, after.placeholder) {
+            case (nil, nil):
+                break
+            case (.some, nil):
+                deletedRows.append(IndexPath(indexes: [oldIndex, before.objects.count]))
+            case (nil, .some):
+                insertedRows.append(IndexPath(indexes: [newIndex, after.objects.count]))
+            case (.some(let was), .some(let now)):
+                if was != now { updatedRows.append(IndexPath(indexes: [newIndex, after.objects.count])) }
+            }
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+
+/// The demo's command-line flags.
+struct DemoOptions: Equatable {
+    /// A real HTTP API for the paginated section; `nil` uses the embedded simulated API.
+    var url: URL?
+    /// Dotted key path of the array in each page's JSON.
+    var keyPath = "data.items"
+    /// Response keys of the page-number paginator.
+    var pageKey = "page"
+    var pageSizeKey = "page_size"
+    var numberOfPagesKey = "number_of_pages"
+    var totalCountKey = "total_count"
+    /// Query parameters the page number and page size are sent in.
+    var pageParameter = "page"
+    var pageSizeParameter = "page_size"
+    var pageSize = 5
+    /// Simulated API latency per request.
+    var latencyMilliseconds = 250
+    /// In log mode, how many feed pages to load before printing the final table.
+    var pages = 3
+    /// Print a log instead of drawing, even on a terminal.
+    var forceLog = false
+    var showHelp = false
+
+    static let help = """
+    reactive-demo: watch a Multi data source update live.
+
+    USAGE: swift run reactive-demo [options]
+
+    On a terminal it draws a table that redraws in place; keys:
+      n next page · r refresh · c cancel · e fail the next fetch
+      ↑/↓ move · space select · q quit
+    When stdout is not a terminal it prints a log of events and the final table, and exits.
+
+    OPTIONS:
+      --url URL               Page a real HTTP API instead of the embedded simulated one.
+      --key-path PATH         Dotted key path of the array in each page (default: data.items).
+      --page-key KEY          Response key of the current page (default: page).
+      --page-size-key KEY     Response key of the page size (default: page_size).
+      --pages-key KEY         Response key of the number of pages (default: number_of_pages).
+      --total-key KEY         Response key of the total count (default: total_count).
+      --page-param NAME       Query parameter for the page number (default: page).
+      --page-size-param NAME  Query parameter for the page size (default: page_size).
+      --page-size N           Objects per page, 1...100 (default: 5).
+      --latency MS            Simulated API latency in milliseconds, 0...10000 (default: 250).
+      --pages N               Log mode: feed pages to load before exiting, 1...100 (default: 3).
+      --log                   Print the event log even when stdout is a terminal.
+      -h, --help              Show this help.
+    """
+
+    /// Parses `arguments` (without the program name). Throws ``DemoOptionsError``.
+    static func parse(_ arguments: [String]) throws(DemoOptionsError) -> DemoOptions {
+        var options = DemoOptions()
+        var remaining = arguments[...]
+        func value(for flag: String) throws(DemoOptionsError) -> String {
+            guard let value = remaining.popFirst(), !value.hasPrefix("--") else { throw .missingValue(flag) }
+            return value
+        }
+        func number(for flag: String, in range: ClosedRange<Int>) throws(DemoOptionsError) -> Int {
+            let text = try value(for: flag)
+            guard let number = Int(text), range.contains(number) else { throw .invalidNumber(flag: flag, value: text, range: range) }
+            return number
+        }
+        while let flag = remaining.popFirst() {
+            switch flag {
+            case "-h", "--help": options.showHelp = true
+            case "--log": options.forceLog = true
+            case "--url":
+                let text = try value(for: flag)
+                guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
+                    throw .invalidURL(text)
+                }
+                options.url = url
+            case "--key-path": options.keyPath = try value(for: flag)
+            case "--page-key": options.pageKey = try value(for: flag)
+            case "--page-size-key": options.pageSizeKey = try value(for: flag)
+            case "--pages-key": options.numberOfPagesKey = try value(for: flag)
+            case "--total-key": options.totalCountKey = try value(for: flag)
+            case "--page-param": options.pageParameter = try value(for: flag)
+            case "--page-size-param": options.pageSizeParameter = try value(for: flag)
+            case "--page-size": options.pageSize = try number(for: flag, in: 1...100)
+            case "--latency": options.latencyMilliseconds = try number(for: flag, in: 0...10_000)
+            case "--pages": options.pages = try number(for: flag, in: 1...100)
+            default: throw .unknownFlag(flag)
+            }
+        }
+        return options
+    }
+}
+
+/// A command-line mistake, described in one line.
+enum DemoOptionsError: Error, Equatable, CustomStringConvertible {
+    case unknownFlag(String)
+    case missingValue(String)
+    case invalidNumber(flag: String, value: String, range: ClosedRange<Int>)
+    case invalidURL(String)
+
+    var description: String {
+        switch self {
+        case .unknownFlag(let flag): return "unknown option '\(flag)' (see --help)"
+        case .missingValue(let flag): return "option '\(flag)' needs a value (see --help)"
+        case .invalidNumber(let flag, let value, let range):
+            return "option '\(flag)' needs a whole number from \(range.lowerBound) to \(range.upperBound), not '\(value)'"
+        case .invalidURL(let text): return "'\(text)' is not an http(s) URL with a host"
+        }
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+import Signals
+import Testing
+@testable import ReactiveSources
+
+@Suite("Multi data source")
+struct MultiDataSourceTests {
+    @Test func oneSectionPerChildTitledByName() {
+        let multi = MultiDataSource(children: [
+            SimpleDataSource(name: "A", objects: [1, 2]),
+            SimpleDataSource(name: "B", objects: [3]),
+        ])
+        #expect(multi.numberOfSections == 2)
+        #expect(multi.title(ofSection: 0) == "A")
+        #expect(multi.title(ofSection: 1) == "B")
+        #expect(multi.object(at: IndexPath(item: 0, section: 1)) == 3)
+        #expect(multi.indexPath(of: 3) == IndexPath(item: 0, section: 1))
+        #expect(multi.object(at: IndexPath(item: 2, section: 0)) == nil)
+        #expect(multi.object(at: IndexPath(item: 0, section: 2)) == nil)
+    }
+
+    @Test func updatesAutomaticallyWhenAChildChanges() {
+        let a = SimpleDataSource(name: "A", objects: [1])
+        let b = SimpleDataSource(name: "B", objects: [2])
+        let multi = MultiDataSource(children: [a, b])
+        let seen = Recorder<SnapshotUpdate<Int>>()
+        let subscription = multi.updates.observe { seen.append($0) }
+        defer { subscription.cancel() }
+        b.append([3, 4])
+        let last = seen.values.last!
+        #expect(last.snapshot.sections[1].objects == [2, 3, 4])
+        #expect(last.changes.insertedRows == [IndexPath(item: 1, section: 1), IndexPath(item: 2, section: 1)])
+        #expect(last.changes.touchesOnlyRows)
+    }
+
+    @Test func childChangesTranslateIntoValidComposedChangeSets() throws {
+        let a = SimpleDataSource(name: "A", objects: [1, 2, 3])
+        let b = SimpleDataSource(name: "B", objects: [10])
+        let c = SimpleDataSource<Int>(name: "C")
+        let multi = MultiDataSource(children: [a, b, c])
+        let seen = Recorder<SnapshotUpdate<Int>>()
+        let subscription = multi.updates.observe { seen.append($0) }
+        defer { subscription.cancel() }
+        try a.remove(at: 0)
+        c.append([7, 8])
+        try b.move(from: 0, to: 0)
+        try a.move(from: 0, to: 1)
+        b.replaceObjects(with: [11, 10])
+        let all = seen.values
+        for (old, new) in zip(all, all.dropFirst()) {
+            #expect(new.version == old.version + 1)
+            #expect(new.changes.applied(to: old.snapshot, valuesFrom: new.snapshot) == new.snapshot)
+        }
+        #expect(multi.snapshot.sections.map(\.objects) == [[3, 2], [11, 10], [7, 8]])
+    }
+
+    @Test func sectionsStayStableWhileChildrenLoad() async {
+        let slow = ScriptedFetcher<Int>()
+        let fast = ScriptedFetcher<Int>()
+        let multi = MultiDataSource(children: [
+            RemoteDataSource(name: "slow", fetcher: slow),
+            RemoteDataSource(name: "fast", fetcher: fast),
+        ])
+        let log = EventLog(multi)
+        multi.fetchData()
+        #expect(multi.numberOfSections == 2)
+        #expect(multi.row(at: IndexPath(item: 0, section: 0)) == .placeholder(.loading))
+        await eventually("calls") { slow.calls.count == 1 && fast.calls.count == 1 }
+        fast.calls[0].deliver([5, 6])
+        fast.calls[0].finish()
+        await eventually("fast delivered") { multi.numberOfObjects(inSection: 1) == 2 }
+        #expect(multi.numberOfSections == 2)
+        #expect(multi.row(at: IndexPath(item: 0, section: 0)) == .placeholder(.loading), "the slow child still occupies section 0")
+        #expect(multi.loadState.value.isFetching)
+        slow.calls[0].deliver([1])
+        slow.calls[0].finish()
+        await log.waitForFinishers(1)
+        #expect(multi.snapshot.sections.map(\.objects) == [[1], [5, 6]])
+        #expect(log.values.first == .willLoad)
+        #expect(log.values.last == .didFinishLoading)
+        #expect(log.values.dropFirst().dropLast().allSatisfy { $0 == .didPartiallyLoad })
+        #expect(lifecycleViolation(log.values) == nil)
+        #expect(multi.loadState.value.content.phase == .loaded)
+    }
+
+    @Test func aFailedChildShowsItsErrorInItsOwnSection() async {
+        let bad = ScriptedFetcher<Int>()
+        let good = ScriptedFetcher<Int>()
+        let multi = MultiDataSource(children: [
+            RemoteDataSource(name: "bad", fetcher: bad),
+            RemoteDataSource(name: "good", fetcher: good),
+        ])
+        let log = EventLog(multi)
+        multi.fetchData()
+        await eventually("calls") { bad.calls.count == 1 && good.calls.count == 1 }
+        bad.calls[0].fail(TestFailure("boom"))
+        good.calls[0].deliver([1, 2])
+        good.calls[0].finish()
+        await log.waitForFinishers(1)
+        #expect(multi.row(at: IndexPath(item: 0, section: 0)) == .placeholder(.error(message: "boom")))
+        #expect(multi.snapshot.sections[1].objects == [1, 2])
+        #expect(log.values.last == .didFinishLoading, "finished: one child succeeded")
+    }
+
+    @Test func failsOnlyWhenEveryChildFailed() async {
+        let one = ScriptedFetcher<Int>()
+        let two = ScriptedFetcher<Int>()
+        let multi = MultiDataSource(children: [RemoteDataSource(name: "1", fetcher: one), RemoteDataSource(name: "2", fetcher: two)])
+        let log = EventLog(multi)
+        multi.fetchData()
+        await eventually("calls") { one.calls.count == 1 && two.calls.count == 1 }
+        one.calls[0].fail(TestFailure("first"))
+        two.calls[0].fail(TestFailure("second"))
+        await log.waitForFinishers(1)
+        #expect(log.values.last == .didFail(.failed(TestFailure("first"))))
+    }
+
+    @Test func lifecycleContract() async {
+        let fetchers = [ScriptedFetcher<Int>(), ScriptedFetcher<Int>()]
+        let multi = MultiDataSource(children: fetchers.enumerated().map { RemoteDataSource(name: "\($0.offset)", fetcher: $0.element) })
+        await checkLifecycleContract(of: multi, settle: {
+            for fetcher in fetchers {
+                await eventually("calls") { !fetcher.calls.isEmpty }
+                for call in fetcher.calls where !call.hasEnded {
+                    call.deliver([1])
+                    call.finish()
+                }
+            }
+        })
+    }
+
+    @Test func lifecycleContractWithSimpleChildren() async {
+        await checkLifecycleContract(of: MultiDataSource(children: [SimpleDataSource(name: "a", objects: [1])]))
+    }
+
+    @Test func childrenOfDifferentTypesCombineThroughMap() {
+        enum Item: Hashable, Sendable {
+            case line(String)
+            case photo(Int)
+        }
+        let lines = SimpleDataSource(name: "Lines", objects: ["hello"])
+        let photos = SimpleDataSource(name: "Photos", objects: [42])
+        let multi = MultiDataSource<Item>(children: [lines.map(Item.line), photos.map(Item.photo)])
+        #expect(multi.snapshot.sections.map(\.objects) == [[.line("hello")], [.photo(42)]])
+        photos.append([43])
+        #expect(multi.snapshot.sections[1].objects == [.photo(42), .photo(43)])
+    }
+
+    @Test func splicesChildSections() {
+        let grouped = SectionedDataSource(child: SimpleDataSource(name: "w", objects: ["apple", "avocado", "banana"]), key: { String($0.prefix(1)) })
+        let multi = MultiDataSource(children: [grouped, SimpleDataSource(name: "other", objects: ["x"])], splicesChildSections: true)
+        #expect(multi.snapshot.sections.map(\.title) == ["a", "b", "other"])
+        #expect(multi.snapshot.sections.map(\.objects) == [["apple", "avocado"], ["banana"], ["x"]])
+    }
+
+    @Test func partialLoadWorkIsProportionalToTheChange() {
+        // 100 children x 1,000 objects; appending to one child must not touch the others'
+        // arrays: the composed sections of untouched children are the very same storage.
+        let children = (0..<100).map { index in SimpleDataSource(name: "c\(index)", objects: Array((index * 1000)..<((index + 1) * 1000))) }
+        let multi = MultiDataSource(children: children)
+        let before = multi.updates.value
+        children[42].append([-1, -2])
+        let after = multi.updates.value
+        #expect(after.changes.insertedRows == [IndexPath(item: 1000, section: 42), IndexPath(item: 1001, section: 42)])
+        for index in [0, 41, 43, 99] {
+            before.snapshot.sections[index].objects.withUnsafeBufferPointer { old in
+                after.snapshot.sections[index].objects.withUnsafeBufferPointer { new in
+                    #expect(old.baseAddress == new.baseAddress, "section \(index) was not copied")
+                }
+            }
+        }
+    }
+
+    @Test func forwardsWillDisplayToTheOwningChild() async {
+        let pages = ClosurePageFetcher<Int> { token in
+            switch token {
+            case .first: return Page(objects: [1, 2], next: .number(2))
+            default: return Page(objects: [3], next: nil)
+            }
+        }
+        let paginated = PaginatedDataSource(name: "p", fetcher: pages)
+        let multi = MultiDataSource(children: [SimpleDataSource(name: "s", objects: [0]), paginated])
+        let log = EventLog(multi)
+        multi.fetchData()
+        await log.waitForFinishers(1)
+        multi.willDisplayRow(at: IndexPath(item: 1, section: 1))
+        await eventually("next page") { multi.snapshot.sections[1].objects == [1, 2, 3] }
+    }
+
+    @Test func multiIsFreedWithItsChildren() {
+        weak var weakMulti: MultiDataSource<Int>?
+        weak var weakChild: SimpleDataSource<Int>?
+        do {
+            let child = SimpleDataSource(name: "a", objects: [1])
+            weakChild = child
+            let multi = MultiDataSource(children: [child])
+            weakMulti = multi
+            let subscription = multi.updates.observe { _ in }
+            _ = multi.snapshot
+            subscription.cancel()
+        }
+        #expect(weakMulti == nil)
+        #expect(weakChild == nil)
+    }
+}

@@ -1,0 +1,211 @@
+import Foundation
+import Signals
+import Testing
+@testable import ReactiveSources
+
+/// A page fetcher driven by the test: each request waits until the test answers it.
+final class ScriptedPageFetcher: PageFetcher, @unchecked Sendable {
+    final class Request: @unchecked Sendable {
+        let token: PageToken
+        let answer: AsyncStream<Result<Page<Int>, any Error>>
+        private let continuation: AsyncStream<Result<Page<Int>, any Error>>.Continuation
+        init(token: PageToken) {
+            self.token = token
+            (answer, continuation) = AsyncStream.makeStream()
+        }
+        func respond(_ objects: [Int], next: PageToken?, info: PageInfo = PageInfo()) {
+            continuation.yield(.success(Page(objects: objects, info: info, next: next)))
+        }
+        func fail(_ error: any Error) { continuation.yield(.failure(error)) }
+    }
+
+    private let lock = NSLock()
+    private var storage: [Request] = []
+    var requests: [Request] { lock.withLock { storage } }
+    var tokens: [PageToken] { requests.map(\.token) }
+
+    func fetchPage(_ token: PageToken) async throws -> Page<Int> {
+        let request = Request(token: token)
+        lock.withLock { storage.append(request) }
+        for await result in request.answer { return try result.get() }
+        throw CancellationError()
+    }
+}
+
+@Suite("Paginated data source")
+struct PaginatedDataSourceTests {
+    /// A source whose first page (1, 2) has been loaded, with page 2 next.
+    func loaded(_ fetcher: ScriptedPageFetcher, placeholders: PlaceholderOptions = .default, maxPages: Int? = nil) async -> (PaginatedDataSource<Int>, EventLog) {
+        let source = PaginatedDataSource(name: "feed", fetcher: fetcher, placeholders: placeholders, maxPages: maxPages)
+        let log = EventLog(source)
+        source.fetchData()
+        await eventually("first request") { fetcher.requests.count == 1 }
+        fetcher.requests[0].respond([1, 2], next: .number(2), info: PageInfo(page: 1, pageSize: 2, numberOfPages: 3, totalCount: 6))
+        await log.waitForFinishers(1)
+        return (source, log)
+    }
+
+    @Test func firstPageThenNextPagesAppended() async {
+        let fetcher = ScriptedPageFetcher()
+        let (source, log) = await loaded(fetcher)
+        #expect(log.values == [.willLoad, .didFinishLoading])
+        #expect(source.snapshot.sections[0].rows == [.object(1), .object(2), .placeholder(.loadingMore)])
+        #expect(source.pagination.value.info == PageInfo(page: 1, pageSize: 2, numberOfPages: 3, totalCount: 6))
+        #expect(source.hasMorePages)
+
+        source.fetchNextPage()
+        #expect(source.pagination.value.isLoadingNextPage)
+        await eventually("page 2 requested") { fetcher.requests.count == 2 }
+        #expect(fetcher.tokens == [.first, .number(2)])
+        fetcher.requests[1].respond([3, 4], next: .number(3), info: PageInfo(page: 2, numberOfPages: 3))
+        await eventually("page 2") { source.allObjects == [1, 2, 3, 4] }
+        #expect(source.pagination.value.loadedPages == 2)
+        source.fetchNextPage()
+        await eventually("page 3 requested") { fetcher.requests.count == 3 }
+        fetcher.requests[2].respond([5, 6], next: .number(4), info: PageInfo(page: 3, numberOfPages: 3))
+        await eventually("page 3") { source.allObjects.count == 6 }
+        #expect(!source.hasMorePages, "page 3 of 3 is the last")
+        #expect(source.snapshot.sections[0].placeholder == nil)
+        source.fetchNextPage()
+        try? await Task.sleep(nanoseconds: 10_000_000)
+        #expect(fetcher.requests.count == 3)
+    }
+
+    @Test func emptyPageEndsPagination() async {
+        let fetcher = ScriptedPageFetcher()
+        let (source, _) = await loaded(fetcher)
+        source.fetchNextPage()
+        await eventually("request") { fetcher.requests.count == 2 }
+        fetcher.requests[1].respond([], next: .number(3))
+        await eventually("ended") { !source.hasMorePages }
+        #expect(source.allObjects == [1, 2])
+    }
+
+    @Test func nextPageCallsAreCoalesced() async {
+        let fetcher = ScriptedPageFetcher()
+        let (source, _) = await loaded(fetcher)
+        for _ in 0..<10 { source.fetchNextPage() }
+        source.willDisplayRow(at: IndexPath(item: 1, section: 0))
+        await eventually("request") { fetcher.requests.count == 2 }
+        try? await Task.sleep(nanoseconds: 10_000_000)
+        #expect(fetcher.requests.count == 2, "one request for page 2")
+    }
+
+    @Test func failedPageIsRetriedNotSkipped() async {
+        let fetcher = ScriptedPageFetcher()
+        let (source, log) = await loaded(fetcher, placeholders: .all)
+        source.fetchNextPage()
+        await eventually("request") { fetcher.requests.count == 2 }
+        fetcher.requests[1].fail(TestFailure("page 2 exploded"))
+        await eventually("failed") { source.pagination.value.nextPageError != nil }
+        #expect(source.pagination.value.nextPageError == .failed(TestFailure("page 2 exploded")))
+        #expect(source.loadState.value.content.phase == .loaded, "the first-load state is unaffected")
+        #expect(source.snapshot.sections[0].placeholder == .error(message: "page 2 exploded"))
+        #expect(source.allObjects == [1, 2], "prior content kept")
+        #expect(log.values == [.willLoad, .didFinishLoading])
+        source.willDisplayRow(at: IndexPath(item: 1, section: 0))
+        try? await Task.sleep(nanoseconds: 10_000_000)
+        #expect(fetcher.requests.count == 2, "display does not hammer a failed page")
+        source.fetchNextPage()
+        await eventually("retry") { fetcher.requests.count == 3 }
+        #expect(fetcher.tokens == [.first, .number(2), .number(2)])
+        fetcher.requests[2].respond([3], next: nil)
+        await eventually("retried") { source.allObjects == [1, 2, 3] }
+        #expect(source.pagination.value.nextPage == .idle)
+    }
+
+    @Test func prefetchTriggersNearTheEnd() async {
+        let fetcher = ScriptedPageFetcher()
+        let source = PaginatedDataSource(name: "feed", fetcher: fetcher, prefetchDistance: 1)
+        let log = EventLog(source)
+        source.fetchData()
+        await eventually("first request") { fetcher.requests.count == 1 }
+        fetcher.requests[0].respond([1, 2, 3, 4], next: .number(2))
+        await log.waitForFinishers(1)
+        source.willDisplayRow(at: IndexPath(item: 1, section: 0))
+        try? await Task.sleep(nanoseconds: 10_000_000)
+        #expect(fetcher.requests.count == 1, "row 1 of 4 is not near the end")
+        source.willDisplayRow(at: IndexPath(item: 9, section: 0))
+        source.willDisplayRow(at: IndexPath(item: 0, section: 3))
+        try? await Task.sleep(nanoseconds: 10_000_000)
+        #expect(fetcher.requests.count == 1, "invalid paths are ignored")
+        source.willDisplayRow(at: IndexPath(item: 2, section: 0))
+        await eventually("prefetch") { fetcher.requests.count == 2 }
+    }
+
+    @Test func refreshReplacesContentAtomicallyAndIgnoresOldPages() async {
+        let fetcher = ScriptedPageFetcher()
+        let (source, log) = await loaded(fetcher)
+        source.fetchNextPage()
+        await eventually("page 2 requested") { fetcher.requests.count == 2 }
+        source.fetchData()
+        #expect(source.allObjects == [1, 2], "old pages stay visible during a refresh")
+        #expect(source.loadState.value.content.phase == .refreshing)
+        await eventually("refresh requested") { fetcher.requests.count == 3 }
+        fetcher.requests[1].respond([3, 4], next: .number(3))
+        try? await Task.sleep(nanoseconds: 10_000_000)
+        #expect(source.allObjects == [1, 2], "a page of the previous generation never lands")
+        fetcher.requests[2].respond([9, 8], next: .number(2))
+        await log.waitForFinishers(2)
+        #expect(source.allObjects == [9, 8])
+        #expect(source.pagination.value.loadedPages == 1)
+    }
+
+    @Test func duplicatesAcrossPagesAreDropped() async {
+        let fetcher = ScriptedPageFetcher()
+        let (source, _) = await loaded(fetcher)
+        source.fetchNextPage()
+        await eventually("request") { fetcher.requests.count == 2 }
+        fetcher.requests[1].respond([2, 3, 3], next: .number(3))
+        await eventually("page 2") { source.pagination.value.loadedPages == 2 }
+        #expect(source.allObjects == [1, 2, 3])
+    }
+
+    @Test func maxPagesDropsTheOldestPages() async {
+        let fetcher = ScriptedPageFetcher()
+        let (source, _) = await loaded(fetcher, maxPages: 2)
+        let seen = Recorder<SnapshotUpdate<Int>>()
+        let subscription = source.updates.observe { seen.append($0) }
+        defer { subscription.cancel() }
+        for page in 2...3 {
+            source.fetchNextPage()
+            await eventually("request") { fetcher.requests.count == page }
+            fetcher.requests[page - 1].respond([page * 10, page * 10 + 1], next: .number(page + 1))
+            await eventually("page") { source.pagination.value.loadedPages == page }
+        }
+        #expect(source.allObjects == [20, 21, 30, 31])
+        let all = seen.values
+        for (old, new) in zip(all, all.dropFirst()) {
+            #expect(new.changes.applied(to: old.snapshot, valuesFrom: new.snapshot) == new.snapshot)
+        }
+    }
+
+    @Test func cancelStopsRefreshAndNextPage() async {
+        let fetcher = ScriptedPageFetcher()
+        let (source, log) = await loaded(fetcher)
+        source.fetchNextPage()
+        await eventually("request") { fetcher.requests.count == 2 }
+        source.cancelFetch()
+        #expect(source.pagination.value.nextPage == .idle)
+        fetcher.requests[1].respond([3], next: nil)
+        try? await Task.sleep(nanoseconds: 10_000_000)
+        #expect(source.allObjects == [1, 2])
+        source.fetchData()
+        source.cancelFetch()
+        await log.waitForFinishers(2)
+        #expect(log.values.suffix(2) == [.willLoad, .didFail(.cancelled)])
+        #expect(source.allObjects == [1, 2])
+    }
+
+    @Test func lifecycleContract() async {
+        let fetcher = ScriptedPageFetcher()
+        let source = PaginatedDataSource(name: "feed", fetcher: fetcher)
+        let answered = Recorder<Int>()
+        await checkLifecycleContract(of: source, settle: {
+            for (index, request) in fetcher.requests.enumerated() where !answered.values.contains(index) {
+                answered.append(index)
+                request.respond([index], next: nil)
+            }
+        })
+    }
+}

@@ -1,0 +1,181 @@
+import Foundation
+import Signals
+import Testing
+@testable import ReactiveSources
+
+@Suite("Remote data source")
+struct RemoteDataSourceTests {
+    @Test func loadingPlaceholderThenObjectsThenFinished() async {
+        let fetcher = ScriptedFetcher<String>()
+        let source = RemoteDataSource(name: "Feed", fetcher: fetcher)
+        let log = EventLog(source)
+        source.fetchData()
+        #expect(source.row(at: IndexPath(item: 0, section: 0)) == .placeholder(.loading))
+        #expect(source.loadState.value.content.phase == .loading)
+        #expect(source.loadState.value.isFetching)
+        await eventually("call") { fetcher.calls.count == 1 }
+        fetcher.calls[0].deliver(["a", "b"])
+        await eventually("first batch") { source.allObjects == ["a", "b"] }
+        #expect(source.numberOfRows(inSection: 0) == 2)
+        fetcher.calls[0].deliver(["c"])
+        fetcher.calls[0].finish()
+        await log.waitForFinishers(1)
+        #expect(source.allObjects == ["a", "b", "c"])
+        #expect(log.values == [.willLoad, .didPartiallyLoad, .didPartiallyLoad, .didFinishLoading])
+        #expect(source.loadState.value.content.phase == .loaded)
+        #expect(!source.loadState.value.isFetching)
+    }
+
+    @Test func noResultsRowWhenFinishedEmpty() async {
+        let fetcher = ScriptedFetcher<String>()
+        let source = RemoteDataSource(name: "Feed", fetcher: fetcher)
+        let log = EventLog(source)
+        source.fetchData()
+        await eventually("call") { fetcher.calls.count == 1 }
+        fetcher.calls[0].finish()
+        await log.waitForFinishers(1)
+        #expect(source.snapshot.sections[0].rows == [.placeholder(.noResults)])
+        #expect(source.loadState.value.content.phase == .empty)
+    }
+
+    @Test func errorRowOnlyWhenOptedIn() async {
+        for options in [PlaceholderOptions.default, .all] {
+            let fetcher = ScriptedFetcher<String>()
+            let source = RemoteDataSource(name: "Feed", fetcher: fetcher, placeholders: options)
+            let log = EventLog(source)
+            source.fetchData()
+            await eventually("call") { fetcher.calls.count == 1 }
+            fetcher.calls[0].fail(TestFailure("server on fire"))
+            await log.waitForFinishers(1)
+            #expect(log.values == [.willLoad, .didFail(.failed(TestFailure("server on fire")))])
+            let expected: [Row<String>] = options.contains(.errors) ? [.placeholder(.error(message: "server on fire"))] : []
+            #expect(source.snapshot.sections[0].rows == expected)
+            #expect(source.loadState.value.content.phase == .error(.failed(TestFailure("server on fire"))))
+        }
+    }
+
+    @Test func refreshKeepsContentUntilTheFirstBatchThenReplacesIt() async {
+        let fetcher = ScriptedFetcher<String>()
+        let source = RemoteDataSource(name: "Feed", fetcher: fetcher)
+        let log = EventLog(source)
+        source.fetchData()
+        await eventually("call") { fetcher.calls.count == 1 }
+        fetcher.calls[0].deliver(["old1", "old2"])
+        fetcher.calls[0].finish()
+        await log.waitForFinishers(1)
+
+        source.fetchData()
+        #expect(source.loadState.value.content.phase == .refreshing)
+        #expect(source.allObjects == ["old1", "old2"], "old content stays visible while refreshing")
+        #expect(source.snapshot.sections[0].placeholder == nil)
+        await eventually("call") { fetcher.calls.count == 2 }
+        fetcher.calls[1].deliver(["new"])
+        await eventually("replaced") { source.allObjects == ["new"] }
+        fetcher.calls[1].finish()
+        await log.waitForFinishers(2)
+        #expect(source.loadState.value.content.phase == .loaded)
+    }
+
+    @Test func failedRefreshKeepsPreviousObjects() async {
+        let fetcher = ScriptedFetcher<String>()
+        let source = RemoteDataSource(name: "Feed", fetcher: fetcher)
+        let log = EventLog(source)
+        source.fetchData()
+        await eventually("call") { fetcher.calls.count == 1 }
+        fetcher.calls[0].deliver(["keep"])
+        fetcher.calls[0].finish()
+        await log.waitForFinishers(1)
+        source.fetchData()
+        await eventually("call") { fetcher.calls.count == 2 }
+        fetcher.calls[1].fail(TestFailure("offline"))
+        await log.waitForFinishers(2)
+        #expect(source.allObjects == ["keep"])
+        #expect(source.loadState.value.error == .failed(TestFailure("offline")))
+    }
+
+    @Test func clearsContentOnRefreshWhenConfigured() async {
+        let fetcher = ScriptedFetcher<String>()
+        let source = RemoteDataSource(name: "Feed", fetcher: fetcher, clearsContentOnRefresh: true)
+        let log = EventLog(source)
+        source.fetchData()
+        await eventually("call") { fetcher.calls.count == 1 }
+        fetcher.calls[0].deliver(["x"])
+        fetcher.calls[0].finish()
+        await log.waitForFinishers(1)
+        source.fetchData()
+        #expect(source.allObjects.isEmpty)
+        #expect(source.row(at: IndexPath(item: 0, section: 0)) == .placeholder(.loading))
+        #expect(source.loadState.value.content.phase == .loading)
+        source.cancelFetch()
+    }
+
+    @Test func obsoleteResponsesAreIgnored() async {
+        let fetcher = ScriptedFetcher<String>()
+        let source = RemoteDataSource(name: "Feed", fetcher: fetcher)
+        let log = EventLog(source)
+        source.fetchData()
+        source.fetchData()
+        await eventually("two calls") { fetcher.calls.count == 2 }
+        // The newer fetch answers first; the older answers late and must not land.
+        fetcher.calls[1].deliver(["new"])
+        fetcher.calls[1].finish()
+        await log.waitForFinishers(2)
+        fetcher.calls[0].deliver(["stale"])
+        fetcher.calls[0].finish()
+        try? await Task.sleep(nanoseconds: 20_000_000)
+        #expect(source.allObjects == ["new"])
+        #expect(log.values == [.willLoad, .didFail(.cancelled), .willLoad, .didPartiallyLoad, .didFinishLoading])
+        #expect(fetcher.calls[0].wasCancelled, "the superseded fetch's task was cancelled")
+    }
+
+    @Test func cancelEndsTheFetchAndCancelsTheTask() async {
+        let fetcher = ScriptedFetcher<String>()
+        let source = RemoteDataSource(name: "Feed", fetcher: fetcher)
+        let log = EventLog(source)
+        source.fetchData()
+        await eventually("call") { fetcher.calls.count == 1 }
+        source.cancelFetch()
+        await log.waitForFinishers(1)
+        #expect(log.values == [.willLoad, .didFail(.cancelled)])
+        #expect(!source.loadState.value.isFetching)
+        #expect(source.loadState.value.content.phase == .initial)
+        #expect(source.snapshot.sections[0].rows.isEmpty, "the loading row is removed")
+        await eventually("task cancelled") { fetcher.calls[0].wasCancelled && fetcher.calls[0].hasEnded }
+        source.cancelFetch()
+        #expect(log.values.count == 2, "cancelling when idle sends nothing")
+    }
+
+    @Test func lifecycleContract() async {
+        let fetcher = ScriptedFetcher<Int>()
+        let source = RemoteDataSource(name: "n", fetcher: fetcher)
+        await checkLifecycleContract(of: source, settle: {
+            for call in fetcher.calls where !call.hasEnded {
+                call.deliver([1, 2])
+                call.finish()
+            }
+        })
+    }
+
+    @Test func mappedFetcherTransformsAndReportsErrors() async {
+        let fetcher = ScriptedFetcher<Int>()
+        struct Odd: Error {}
+        let source = RemoteDataSource(name: "n", fetcher: fetcher.map { value throws -> String in
+            if value == 3 { throw Odd() }
+            return "#\(value)"
+        })
+        let log = EventLog(source)
+        source.fetchData()
+        await eventually("call") { fetcher.calls.count == 1 }
+        fetcher.calls[0].deliver([1, 2])
+        await eventually("batch") { source.allObjects == ["#1", "#2"] }
+        fetcher.calls[0].deliver([3])
+        await log.waitForFinishers(1)
+        #expect(log.values.last?.isFinisher == true)
+        if case .didFail(let error)? = log.values.last {
+            #expect(error.underlying is Odd)
+        } else {
+            Issue.record("expected a failure, got \(log.values)")
+        }
+        #expect(source.allObjects == ["#1", "#2"])
+    }
+}

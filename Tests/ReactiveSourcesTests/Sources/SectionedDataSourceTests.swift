@@ -1,0 +1,96 @@
+import Foundation
+import Signals
+import Testing
+@testable import ReactiveSources
+
+@Suite("Sectioned data source")
+struct SectionedDataSourceTests {
+    struct Person: Hashable, Sendable {
+        let name: String
+        let team: String
+    }
+
+    @Test func groupsAllObjectsWithTheSameKeyNotOnlyAdjacentOnes() {
+        let child = SimpleDataSource(name: "people", objects: ["ant", "bee", "asp", "cat", "bat"])
+        let sectioned = SectionedDataSource(child: child, key: { String($0.prefix(1)) })
+        #expect(sectioned.snapshot.sections.map(\.title) == ["a", "b", "c"])
+        #expect(sectioned.snapshot.sections.map(\.objects) == [["ant", "asp"], ["bee", "bat"], ["cat"]])
+    }
+
+    @Test func sortedSectionsAndObjects() {
+        let child = SimpleDataSource(name: "p", objects: [
+            Person(name: "Zoe", team: "red"), Person(name: "Al", team: "blue"), Person(name: "Bo", team: "red"),
+        ])
+        let sectioned = SectionedDataSource(child: child, keyPath: \.team, sectionOrder: .ascending, objectOrder: { $0.name < $1.name })
+        #expect(sectioned.snapshot.sections.map(\.title) == ["blue", "red"])
+        #expect(sectioned.snapshot.sections[1].objects.map(\.name) == ["Bo", "Zoe"])
+    }
+
+    @Test func regroupsOnPartialLoadsIncrementally() async {
+        let fetcher = ScriptedFetcher<String>()
+        let remote = RemoteDataSource(name: "words", fetcher: fetcher)
+        let sectioned = SectionedDataSource(child: remote, key: { String($0.prefix(1)) })
+        let seen = Recorder<SnapshotUpdate<String>>()
+        let subscription = sectioned.updates.observe { seen.append($0) }
+        defer { subscription.cancel() }
+        let log = EventLog(sectioned)
+        sectioned.fetchData()
+        #expect(sectioned.snapshot.sections.first?.placeholder == .loading, "the child's loading row shows while empty")
+        await eventually("call") { fetcher.calls.count == 1 }
+        fetcher.calls[0].deliver(["apple", "banana"])
+        await eventually("first batch") { sectioned.snapshot.objectCount == 2 }
+        fetcher.calls[0].deliver(["avocado", "cherry"])
+        await eventually("second batch") { sectioned.snapshot.objectCount == 4 }
+        #expect(sectioned.snapshot.sections.map(\.objects) == [["apple", "avocado"], ["banana"], ["cherry"]])
+        let last = seen.values.last!
+        #expect(last.changes.insertedRows == [IndexPath(item: 1, section: 0)])
+        #expect(last.changes.insertedSections == [2])
+        fetcher.calls[0].finish()
+        await log.waitForFinishers(1)
+        #expect(log.values == [.willLoad, .didPartiallyLoad, .didPartiallyLoad, .didFinishLoading], "child events are forwarded")
+        let all = seen.values
+        for (old, new) in zip(all, all.dropFirst()) where new.version == old.version + 1 {
+            #expect(new.changes.applied(to: old.snapshot, valuesFrom: new.snapshot) == new.snapshot)
+        }
+    }
+
+    @Test func forwardsChildErrors() async {
+        let fetcher = ScriptedFetcher<String>()
+        let sectioned = SectionedDataSource(child: RemoteDataSource(name: "w", fetcher: fetcher), key: { $0.count })
+        let log = EventLog(sectioned)
+        sectioned.fetchData()
+        await eventually("call") { fetcher.calls.count == 1 }
+        fetcher.calls[0].fail(TestFailure("nope"))
+        await log.waitForFinishers(1)
+        #expect(log.values == [.willLoad, .didFail(.failed(TestFailure("nope")))])
+        #expect(sectioned.loadState.value.error == .failed(TestFailure("nope")))
+    }
+
+    @Test func randomEditsAlwaysProduceValidChangeSets() throws {
+        var random = SystemRandomNumberGenerator()
+        let child = SimpleDataSource<Int>(name: "n")
+        let sectioned = SectionedDataSource(child: child, key: { $0 % 7 }, sectionOrder: .ascending)
+        let seen = Recorder<SnapshotUpdate<Int>>()
+        let subscription = sectioned.updates.observe { seen.append($0) }
+        defer { subscription.cancel() }
+        for _ in 0..<300 {
+            let count = child.objects.count
+            switch Int.random(in: 0..<4, using: &random) {
+            case 0: child.append((0..<Int.random(in: 0...4, using: &random)).map { _ in Int.random(in: 0..<1000, using: &random) })
+            case 1 where count > 0: try child.remove(at: Int.random(in: 0..<count, using: &random))
+            case 2 where count > 1: try child.move(from: Int.random(in: 0..<count, using: &random), to: Int.random(in: 0..<count, using: &random))
+            default: try child.insert([Int.random(in: 0..<1000, using: &random)], at: Int.random(in: 0...count, using: &random))
+            }
+        }
+        let all = seen.values
+        for (old, new) in zip(all, all.dropFirst()) {
+            #expect(new.changes.applied(to: old.snapshot, valuesFrom: new.snapshot) == new.snapshot)
+        }
+        let expected = Dictionary(grouping: child.objects, by: { $0 % 7 })
+        #expect(sectioned.snapshot.sections.map(\.objects) == expected.keys.sorted().map { expected[$0]! })
+    }
+
+    @Test func lifecycleContract() async {
+        await checkLifecycleContract(of: SectionedDataSource(child: SimpleDataSource(name: "x", objects: ["a"]), key: { $0 }))
+    }
+}

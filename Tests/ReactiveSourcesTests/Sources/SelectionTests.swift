@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+@testable import ReactiveSources
+
+@Suite("Selection")
+struct SelectionTests {
+    @Test func maximumEvictsTheOldestSelection() throws {
+        let source = SimpleDataSource(name: "s", objects: ["a", "b", "c", "d"])
+        let selection = Selection(source: source, policy: SelectionPolicy(minimum: 0, maximum: 2))
+        try selection.select(at: IndexPath(item: 2, section: 0))
+        try selection.select(at: IndexPath(item: 0, section: 0))
+        try selection.select(at: IndexPath(item: 3, section: 0))
+        #expect(selection.selectedObjects(inSection: 0) == ["a", "d"], "c, the oldest, was evicted; row order")
+    }
+
+    @Test func deselectingBelowTheMinimumIsRefused() throws {
+        let source = SimpleDataSource(name: "s", objects: ["a", "b"])
+        let selection = Selection(source: source, policy: SelectionPolicy(minimum: 1, maximum: 2))
+        try selection.select(at: IndexPath(item: 1, section: 0))
+        #expect(throws: SelectionError.belowMinimum(section: 0, minimum: 1)) {
+            try selection.deselect(at: IndexPath(item: 1, section: 0))
+        }
+        try selection.select(at: IndexPath(item: 0, section: 0))
+        try selection.deselect(at: IndexPath(item: 1, section: 0))
+        #expect(selection.selectedObjects(inSection: 0) == ["a"])
+    }
+
+    @Test func selectedObjectsComeBackInRowOrder() throws {
+        let source = SimpleDataSource(name: "s", objects: [5, 4, 3, 2, 1])
+        let selection = Selection(source: source)
+        for item in [4, 0, 2] { try selection.select(at: IndexPath(item: item, section: 0)) }
+        #expect(selection.selectedObjects == [5, 3, 1])
+        #expect(selection.selectedIndexPaths == [IndexPath(item: 0, section: 0), IndexPath(item: 2, section: 0), IndexPath(item: 4, section: 0)])
+    }
+
+    @Test func selectionSurvivesUpdatesWhileObjectsArePresent() throws {
+        let source = SimpleDataSource(name: "s", objects: ["a", "b", "c"])
+        let selection = Selection(source: source)
+        try selection.select(at: IndexPath(item: 1, section: 0))
+        try selection.select(at: IndexPath(item: 2, section: 0))
+        try source.insert(["z"], at: 0)
+        #expect(selection.selectedObjects == ["b", "c"])
+        #expect(selection.isSelected(at: IndexPath(item: 2, section: 0)))
+        try source.remove(at: 3)
+        #expect(selection.selectedObjects == ["b"], "removed objects leave the selection")
+    }
+
+    @Test func multiExposesSelectionsOfAllSections() throws {
+        let multi = MultiDataSource(children: [SimpleDataSource(name: "A", objects: [1, 2]), SimpleDataSource(name: "B", objects: [3, 4])])
+        let selection = Selection(source: multi, policy: { $0 == "0" ? .single : .multiple })
+        try selection.select(at: IndexPath(item: 0, section: 0))
+        try selection.select(at: IndexPath(item: 1, section: 0))
+        try selection.select(at: IndexPath(item: 1, section: 1))
+        try selection.select(at: IndexPath(item: 0, section: 1))
+        #expect(selection.selectedObjects == [2, 3, 4])
+    }
+
+    @Test func badPathsAndPlaceholdersAreRefused() async throws {
+        let fetcher = ScriptedFetcher<Int>()
+        let remote = RemoteDataSource(name: "r", fetcher: fetcher)
+        let selection = Selection(source: remote)
+        remote.fetchData()
+        #expect(throws: SelectionError.placeholderRow(IndexPath(item: 0, section: 0))) { try selection.select(at: IndexPath(item: 0, section: 0)) }
+        #expect(throws: SelectionError.invalidIndexPath(IndexPath(item: 5, section: 0))) { try selection.select(at: IndexPath(item: 5, section: 0)) }
+        #expect(throws: SelectionError.invalidIndexPath(IndexPath(indexes: [1]))) { try selection.select(at: IndexPath(indexes: [1])) }
+        let none = Selection(source: SimpleDataSource(name: "n", objects: [1]), policy: .none)
+        #expect(throws: SelectionError.notSelectable(section: 0)) { try none.select(at: IndexPath(item: 0, section: 0)) }
+        #expect(!selection.isSelected(at: IndexPath(item: 9, section: 9)))
+        remote.cancelFetch()
+    }
+
+    @Test func selectionIsObservable() throws {
+        let source = SimpleDataSource(name: "s", objects: ["a", "b"])
+        let selection = Selection(source: source)
+        let seen = Recorder<[Int: [String]]>()
+        let subscription = selection.selection.observe { seen.append($0) }
+        defer { subscription.cancel() }
+        try selection.select(at: IndexPath(item: 0, section: 0))
+        try source.remove(at: 0)
+        #expect(seen.values == [[:], [0: ["a"]], [:]])
+    }
+}

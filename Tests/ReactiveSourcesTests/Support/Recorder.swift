@@ -1,0 +1,106 @@
+import Foundation
+import Signals
+import Testing
+@testable import ReactiveSources
+
+/// A thread-safe list of values observed by a test.
+final class Recorder<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [Value] = []
+
+    func append(_ value: Value) { lock.withLock { storage.append(value) } }
+
+    var values: [Value] { lock.withLock { storage } }
+
+    var count: Int { lock.withLock { storage.count } }
+}
+
+/// Waits (yielding) until `condition` holds; records an issue and returns false after ~10 s.
+@discardableResult
+func eventually(
+    _ what: String = "condition",
+    _ condition: @Sendable () -> Bool,
+    whileWaiting step: @Sendable () async -> Void = {},
+    sourceLocation: SourceLocation = #_sourceLocation
+) async -> Bool {
+    for _ in 0..<10_000 {
+        if condition() { return true }
+        await step()
+        try? await Task.sleep(nanoseconds: 1_000_000)
+    }
+    Issue.record("timed out waiting for \(what)", sourceLocation: sourceLocation)
+    return false
+}
+
+/// Records every load event of a source.
+final class EventLog: @unchecked Sendable {
+    let events = Recorder<LoadEvent>()
+    private var subscription: Subscription?
+
+    init(_ source: some DataSource) {
+        subscription = source.loadEvents.observe { [events] in events.append($0) }
+    }
+
+    var values: [LoadEvent] { events.values }
+
+    var finishers: Int { values.filter(\.isFinisher).count }
+
+    func waitForFinishers(_ count: Int, sourceLocation: SourceLocation = #_sourceLocation) async {
+        await eventually("\(count) finishers", { self.finishers >= count }, sourceLocation: sourceLocation)
+    }
+}
+
+/// The lifecycle contract: events form (willLoad didPartiallyLoad* finisher)*, with at
+/// most one trailing unfinished fetch. Returns a description of the first violation.
+func lifecycleViolation(_ events: [LoadEvent], allowsOpenFetch: Bool = false) -> String? {
+    var open = false
+    for (index, event) in events.enumerated() {
+        switch event {
+        case .willLoad:
+            if open { return "event \(index): willLoad while a fetch is open in \(events)" }
+            open = true
+        case .didPartiallyLoad:
+            if !open { return "event \(index): didPartiallyLoad outside a fetch in \(events)" }
+        case .didFinishLoading, .didFail:
+            if !open { return "event \(index): finisher without willLoad in \(events)" }
+            open = false
+        }
+    }
+    if open && !allowsOpenFetch { return "a fetch never finished: \(events)" }
+    return nil
+}
+
+/// Checks the lifecycle contract on any source: a fetch, a fetch superseded by another, and
+/// a cancelled fetch each produce exactly one willLoad and one finisher, and `isFetching`
+/// ends false. `settle` lets the test complete pending fetches (e.g. answer a fake fetcher).
+func checkLifecycleContract(
+    of source: some DataSource,
+    settle: @Sendable () async -> Void = {},
+    sourceLocation: SourceLocation = #_sourceLocation
+) async {
+    let log = EventLog(source)
+    // Fetches may start asynchronously: keep settling until the finishers arrive.
+    func settleUntil(_ count: Int) async {
+        await eventually("\(count) finishers", {
+            log.finishers >= count
+        }, whileWaiting: settle, sourceLocation: sourceLocation)
+    }
+    source.fetchData()
+    await settleUntil(1)
+
+    source.fetchData()
+    source.fetchData()
+    await settleUntil(3)
+
+    source.fetchData()
+    source.cancelFetch()
+    await log.waitForFinishers(4, sourceLocation: sourceLocation)
+    // Nothing else may arrive for the cancelled fetch.
+    try? await Task.sleep(nanoseconds: 20_000_000)
+
+    let events = log.values
+    #expect(lifecycleViolation(events) == nil, "\(lifecycleViolation(events) ?? "")", sourceLocation: sourceLocation)
+    #expect(events.filter { $0 == .willLoad }.count == 4, "four fetchData calls give four willLoad: \(events)", sourceLocation: sourceLocation)
+    #expect(events.filter(\.isFinisher).count == 4, "four finishers: \(events)", sourceLocation: sourceLocation)
+    #expect(source.loadState.value.isFetching == false, sourceLocation: sourceLocation)
+}

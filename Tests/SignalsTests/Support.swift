@@ -1,0 +1,36 @@
+import Foundation
+
+/// A thread-safe list of values seen by observers in a test.
+final class Recorder<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [Value] = []
+
+    func append(_ value: Value) { lock.withLock { storage.append(value) } }
+    var values: [Value] { lock.withLock { storage } }
+    var count: Int { lock.withLock { storage.count } }
+}
+
+/// A thread-safe counter (e.g. how many times a derived closure ran).
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage = 0
+
+    func increment() { lock.withLock { storage += 1 } }
+    var value: Int { lock.withLock { storage } }
+}
+
+/// Something whose deallocation a weak reference can watch.
+final class Token: Sendable {}
+
+/// Runs `body` on `threads` threads at once and waits for all of them.
+func onThreads(_ threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    let group = DispatchGroup()
+    for index in 0..<threads {
+        group.enter()
+        Thread {
+            body(index)
+            group.leave()
+        }.start()
+    }
+    group.wait()
+}
