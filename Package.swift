@@ -19,6 +19,11 @@ let package = Package(
         .target(name: "Signals", swiftSettings: strict),
         .target(name: "ReactiveSources", dependencies: ["Signals"], swiftSettings: strict),
         .testTarget(name: "SignalsTests", dependencies: ["Signals"], swiftSettings: strict),
-        .testTarget(name: "ReactiveSourcesTests", dependencies: ["ReactiveSources"], swiftSettings: strict),
+        .testTarget(
+            name: "ReactiveSourcesTests",
+            dependencies: ["ReactiveSources"],
+            exclude: ["Support/fixture_server.py"],
+            swiftSettings: strict
+        ),
     ]
 )

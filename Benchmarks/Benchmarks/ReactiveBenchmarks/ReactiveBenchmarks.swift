@@ -1,0 +1,8 @@
+import Benchmark
+import BenchCases
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark("placeholder") { benchmark in
+        blackHole(benchCasesVersion)
+    }
+}

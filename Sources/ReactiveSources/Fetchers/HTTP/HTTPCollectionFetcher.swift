@@ -1,0 +1,66 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Fetches a JSON collection over HTTP and decodes each element as `Element` (the Swift form
+/// of Instant Cocoa's collection fetcher).
+///
+/// The request is `GET baseURL/apiPath?queryItems` with the configuration's and the
+/// fetcher's headers. The array lives at the dotted `keyPath` of the response (`""` for a
+/// root array); a single object at the key path becomes a one-element array. The elements
+/// are decoded straight from the parsed JSON, in one pass.
+///
+/// Errors are ``HTTPFetchError``s: non-2xx status (with status code and a body excerpt),
+/// timeout, connection refused, a body that is not JSON, key path not found (naming the
+/// path), an element that does not decode (naming its index and the decoding error).
+/// Cancelling the fetch cancels the request in flight.
+public struct HTTPCollectionFetcher<Element: Decodable & Sendable>: Fetcher {
+    /// Base URL, common headers, timeout and transport.
+    public let configuration: RemoteConfiguration
+    /// The path below the base URL.
+    public let apiPath: String
+    /// Query parameters added to the request.
+    public let queryItems: [URLQueryItem]
+    /// Header fields added to the request.
+    public let headers: [String: String]
+    /// The dotted key path of the array in the response (`""` for the root).
+    public let keyPath: String
+    private let decoder: @Sendable () -> JSONDecoder
+
+    /// Creates a fetcher. `makeDecoder` supplies the `JSONDecoder` (for date strategies etc.).
+    public init(
+        configuration: RemoteConfiguration,
+        apiPath: String,
+        queryItems: [URLQueryItem] = [],
+        headers: [String: String] = [:],
+        keyPath: String = "",
+        makeDecoder: @escaping @Sendable () -> JSONDecoder = { JSONDecoder() }
+    ) {
+        self.configuration = configuration
+        self.apiPath = apiPath
+        self.queryItems = queryItems
+        self.headers = headers
+        self.keyPath = keyPath
+        self.decoder = makeDecoder
+    }
+
+    public func fetch(into sink: FetchSink<Element>) async throws {
+        let request = try configuration.request(apiPath: apiPath, queryItems: queryItems, headers: headers)
+        let response = try await configuration.transport.send(request)
+        try Task.checkCancellation()
+        try response.requireSuccess()
+        let plan = JSONReadPlan(itemsKeyPath: keyPath, scalarKeyPaths: [])
+        let envelope = try JSONEnvelope<Element>.decode(response.body, plan: plan, keyPath: keyPath, url: response.url, decoder: decoder())
+        await sink.deliver(envelope.elements)
+    }
+}
+
+extension HTTPResponse {
+    /// Throws ``HTTPFetchError/status(code:url:bodyExcerpt:)`` unless the status is 2xx.
+    func requireSuccess() throws {
+        guard (200...299).contains(statusCode) else {
+            throw HTTPFetchError.status(code: statusCode, url: url, bodyExcerpt: HTTPFetchError.excerpt(of: body))
+        }
+    }
+}

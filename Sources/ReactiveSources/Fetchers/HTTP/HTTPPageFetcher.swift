@@ -1,0 +1,68 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Fetches pages of a JSON API over HTTP for a ``PaginatedDataSource``; the
+/// ``PagingStrategy`` decides how pages are requested and chained.
+///
+/// Each page is `GET baseURL/apiPath?queryItems` adapted by the strategy; the objects are
+/// the array (or single object) at the dotted `keyPath`, decoded as `Element` in the same
+/// pass as the strategy's paginator values. Errors are ``HTTPFetchError``s, as for
+/// ``HTTPCollectionFetcher``. Cancelling the page load cancels the request in flight.
+public struct HTTPPageFetcher<Element: Decodable & Sendable>: PageFetcher {
+    /// Base URL, common headers, timeout and transport.
+    public let configuration: RemoteConfiguration
+    /// The path below the base URL.
+    public let apiPath: String
+    /// Query parameters added to every page request.
+    public let queryItems: [URLQueryItem]
+    /// Header fields added to every page request.
+    public let headers: [String: String]
+    /// The dotted key path of the array in each response (`""` for the root).
+    public let keyPath: String
+    /// How pages are requested and chained.
+    public let paging: any PagingStrategy
+    private let decoder: @Sendable () -> JSONDecoder
+
+    /// Creates a page fetcher. The default strategy is ``PageNumberPaging`` with Instant
+    /// Cocoa's paginator keys.
+    public init(
+        configuration: RemoteConfiguration,
+        apiPath: String,
+        queryItems: [URLQueryItem] = [],
+        headers: [String: String] = [:],
+        keyPath: String = "",
+        paging: any PagingStrategy = PageNumberPaging(),
+        makeDecoder: @escaping @Sendable () -> JSONDecoder = { JSONDecoder() }
+    ) {
+        self.configuration = configuration
+        self.apiPath = apiPath
+        self.queryItems = queryItems
+        self.headers = headers
+        self.keyPath = keyPath
+        self.paging = paging
+        self.decoder = makeDecoder
+    }
+
+    public func fetchPage(_ token: PageToken) async throws -> Page<Element> {
+        let base = try configuration.request(apiPath: apiPath, queryItems: queryItems, headers: headers)
+        var pageRequest = PageRequest(url: base.url!, headers: base.allHTTPHeaderFields ?? [:])
+        try paging.prepare(&pageRequest, for: token)
+        var request = URLRequest(url: pageRequest.url, timeoutInterval: configuration.timeout)
+        for (name, value) in pageRequest.headers { request.setValue(value, forHTTPHeaderField: name) }
+
+        let response = try await configuration.transport.send(request)
+        try Task.checkCancellation()
+        try response.requireSuccess()
+        let scalarPaths = paging.scalarKeyPaths
+        let plan = JSONReadPlan(itemsKeyPath: keyPath, scalarKeyPaths: scalarPaths)
+        let envelope = try JSONEnvelope<Element>.decode(response.body, plan: plan, keyPath: keyPath, url: response.url, decoder: decoder())
+        var scalars: [String: JSONScalar] = [:]
+        for path in scalarPaths {
+            if let value = envelope.scalars[JSONReadPlan.components(path)] { scalars[path] = value }
+        }
+        let (info, next) = paging.interpret(PageResponse(http: response, scalars: scalars), objectCount: envelope.elements.count, requested: token)
+        return Page(objects: envelope.elements, info: info, next: next)
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A received HTTP response: status, headers and the whole body.
+public struct HTTPResponse: Sendable {
+    /// The status code.
+    public var statusCode: Int
+    /// The header fields (names as sent; look them up with ``header(_:)``).
+    public var headers: [String: String]
+    /// The body.
+    public var body: Data
+    /// The URL that answered (after redirects).
+    public var url: URL
+
+    /// Creates a response.
+    public init(statusCode: Int, headers: [String: String] = [:], body: Data, url: URL) {
+        self.statusCode = statusCode
+        self.headers = headers
+        self.body = body
+        self.url = url
+    }
+
+    /// The value of the header field `name`, compared case-insensitively; `nil` if absent.
+    public func header(_ name: String) -> String? {
+        if let exact = headers[name] { return exact }
+        let lowered = name.lowercased()
+        return headers.first { $0.key.lowercased() == lowered }?.value
+    }
+}
+
+/// Sends HTTP requests. ``URLSessionTransport`` is the real one; the demo and tests inject
+/// in-process transports.
+///
+/// Contract: return the response whatever its status (status checks are the fetcher's job);
+/// throw ``HTTPFetchError`` (`.timeout`, `.connectionFailed`, `.transport`) for transport
+/// failures and `CancellationError` when the calling task is cancelled.
+public protocol HTTPTransport: Sendable {
+    /// Sends `request` and returns the response.
+    func send(_ request: URLRequest) async throws -> HTTPResponse
+}

@@ -1,0 +1,88 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+@testable import ReactiveSources
+
+/// The Python fixture server (fixture_server.py), started once per test process on
+/// 127.0.0.1 with an ephemeral port. It exits when this process closes its stdin.
+///
+/// Tests that share the server must not reset it or rely on request logs of other tests;
+/// each test uses its own `tag` query parameter to find its requests.
+final class FixtureServer: @unchecked Sendable {
+    static let shared: FixtureServer = {
+        do { return try FixtureServer() } catch { fatalError("cannot start the fixture server: \(error)") }
+    }()
+
+    let port: Int
+    let baseURL: URL
+    private let process: Process
+    private let stdin: Pipe
+
+    private init() throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("fixture_server.py")
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script.path]
+        stdin = Pipe()
+        let stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        try process.run()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = stdout.fileHandleForReading.availableData
+            if chunk.isEmpty { throw FixtureError.noPort(String(decoding: line, as: UTF8.self)) }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else { throw FixtureError.noPort(text) }
+        self.port = port
+        baseURL = URL(string: "http://127.0.0.1:\(port)")!
+    }
+
+    enum FixtureError: Error { case noPort(String) }
+
+    /// A configuration pointing at the server.
+    func configuration(timeout: TimeInterval = 10) -> RemoteConfiguration {
+        RemoteConfiguration(baseURL: baseURL, timeout: timeout)
+    }
+
+    /// Requests seen by the server whose query has `tag=<tag>`.
+    func requests(tagged tag: String) async throws -> [RecordedRequest] {
+        let (data, _) = try await URLSession.shared.data(from: baseURL.appendingPathComponent("_requests"))
+        return try JSONDecoder().decode([RecordedRequest].self, from: data).filter { $0.query["tag"] == tag }
+    }
+
+    /// Queues scripted actions for the next data requests tagged `tag` (delays, statuses,
+    /// raw bodies, dropped connections), one action per request.
+    func script(tag: String, _ actions: [[String: any Sendable]]) async throws {
+        var components = URLComponents(url: baseURL.appendingPathComponent("_script"), resolvingAgainstBaseURL: false)!
+        components.queryItems = [URLQueryItem(name: "tag", value: tag)]
+        var request = URLRequest(url: components.url!)
+        request.httpMethod = "POST"
+        request.httpBody = try JSONSerialization.data(withJSONObject: actions)
+        _ = try await URLSession.shared.data(for: request)
+    }
+}
+
+/// One request as the fixture server saw it.
+struct RecordedRequest: Decodable, Sendable {
+    var path: String
+    var query: [String: String]
+    var completed: Bool
+    var aborted: Bool
+    var headers: [String: String]
+}
+
+/// The objects the fixture server serves.
+struct FixtureItem: Decodable, Hashable, Sendable, Identifiable {
+    var id: Int
+    var title: String
+    var group: String?
+}
+
+/// A unique tag for a test's requests.
+func uniqueTag(_ function: String = #function) -> String {
+    "\(function.prefix(while: { $0 != "(" }))-\(UUID().uuidString.prefix(8))"
+}
