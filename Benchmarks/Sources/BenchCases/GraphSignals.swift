@@ -150,7 +150,7 @@ public func signalsGraph(_ shape: Shape) -> GraphBench {
             let before = counter.count
             for i in 0..<100 {
                 batch { head.value = i }
-                check(current.value == (i % 2 != 0 ? i * 2 * 10 : i * -10), "unstable value")
+                check(current.value == (i % 2 != 0 ? i * 2 * 20 : i * -20), "unstable value")
             }
             return counter.count - before - 100
         }

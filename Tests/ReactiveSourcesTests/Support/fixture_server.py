@@ -39,7 +39,7 @@ import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 LOCK = threading.Lock()
 REQUESTS = []
@@ -181,9 +181,10 @@ class Handler(BaseHTTPRequestHandler):
             headers = {}
             if page < pages:
                 host = self.headers.get("Host")
-                headers["Link"] = '<http://%s/linked?page=%d&page_size=%d&total=%d>; rel="next", ' \
-                                  '<http://%s/linked?page=1&page_size=%d&total=%d>; rel="first"' % (
-                                      host, page + 1, size, total, host, size, total)
+                def link(number):
+                    params = dict(query, page=str(number))
+                    return "http://%s/linked?%s" % (host, urlencode(params))
+                headers["Link"] = '<%s>; rel="next", <%s>; rel="first"' % (link(page + 1), link(1))
             return self.reply(200, page_slice(page, size, total), headers=headers)
         if path == "/nested":
             return self.reply(200, {"data": {"items": make_items(1, 3)}})
