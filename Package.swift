@@ -14,10 +14,17 @@ let package = Package(
         .library(name: "ReactiveSources", targets: ["ReactiveSources"]),
         // For standalone scripts (Playground-scripts/run.sh): `swift -lReactiveSourcesKit`.
         .library(name: "ReactiveSourcesKit", type: .dynamic, targets: ["Signals", "ReactiveSources"]),
+        .executable(name: "reactive-demo", targets: ["reactive-demo"]),
     ],
     targets: [
         .target(name: "Signals", swiftSettings: strict),
         .target(name: "ReactiveSources", dependencies: ["Signals"], swiftSettings: strict),
+        .executableTarget(
+            name: "reactive-demo",
+            dependencies: ["Signals", "ReactiveSources"],
+            resources: [.copy("Resources/poem.txt")],
+            swiftSettings: strict
+        ),
         .testTarget(name: "SignalsTests", dependencies: ["Signals"], swiftSettings: strict),
         .testTarget(
             name: "ReactiveSourcesTests",

@@ -117,7 +117,7 @@ final class CombineGraph {
 
     func map<Input, Value: Equatable>(_ upstream: CurrentValueSubject<Input, Never>, _ transform: @escaping (Input) -> Value) -> CurrentValueSubject<Value, Never> {
         let subject = CurrentValueSubject<Value, Never>(transform(upstream.value))
-        bag.append(upstream.map(transform).sink { [unowned subject] value in
+        bag.append(upstream.map(transform).sink { value in
             if value != subject.value { subject.send(value) }
         })
         return subject
@@ -125,7 +125,7 @@ final class CombineGraph {
 
     func combine<Input, Value: Equatable>(_ upstreams: [CurrentValueSubject<Input, Never>], _ transform: @escaping ([Input]) -> Value) -> CurrentValueSubject<Value, Never> {
         let subject = CurrentValueSubject<Value, Never>(transform(upstreams.map(\.value)))
-        bag.append(CombineLatestMany(upstreams: upstreams).map(transform).sink { [unowned subject] value in
+        bag.append(CombineLatestMany(upstreams: upstreams).map(transform).sink { value in
             if value != subject.value { subject.send(value) }
         })
         return subject

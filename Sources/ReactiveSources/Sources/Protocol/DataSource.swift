@@ -12,7 +12,8 @@ import Signals
 ///   lifecycle contract every source honours).
 ///
 /// Threading: every member may be called from any thread. Observers run as described in
-/// `Property` and `Signal` (one at a time, FIFO, with no lock held). A snapshot and the load
+/// `Property` (on the thread that made the change, never concurrently with themselves,
+/// with no lock held). A snapshot and the load
 /// state it belongs to are published in one `batch`, so an observer never sees one without
 /// the other.
 public protocol DataSource<Object>: AnyObject, Sendable {

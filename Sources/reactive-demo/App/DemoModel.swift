@@ -1,0 +1,84 @@
+import Foundation
+import ReactiveSources
+import Signals
+
+/// The demo's sources: a Multi of the poem's lines, a paginated feed, photos arriving one by
+/// one, and the photos grouped by kind, all mapped to ``DemoItem``.
+final class DemoModel: Sendable {
+    let lines: RemoteDataSource<DemoItem>
+    let feed: PaginatedDataSource<FeedPost>
+    let photos: RemoteDataSource<Photo>
+    let multi: MultiDataSource<DemoItem>
+    let selection: Selection<DemoItem>
+    /// The simulated API, or `nil` when `--url` points at a real one.
+    let simulatedAPI: SimulatedFeedAPI?
+    /// Makes the feed's next request fail (key `e`).
+    let failureInjector: FailureInjector
+    /// The feed's page fetcher (also used to probe `--url` before starting).
+    let feedFetcher: HTTPPageFetcher<FeedPost>
+    /// Section id of the poem, whose selection policy is min 1 / max 2.
+    static let poemSectionID = "Poem"
+    static let poemPolicy = SelectionPolicy(minimum: 1, maximum: 2)
+
+    init(options: DemoOptions, poemURL: URL) {
+        let latency = Duration.milliseconds(options.latencyMilliseconds)
+        lines = RemoteDataSource(name: "Poem", fetcher: NumberedLinesFetcher(url: poemURL), placeholders: .all)
+
+        let transport: any HTTPTransport
+        let baseURL: URL
+        let apiPath: String
+        if let url = options.url {
+            simulatedAPI = nil
+            transport = URLSessionTransport()
+            baseURL = url
+            apiPath = ""
+        } else {
+            let api = SimulatedFeedAPI(latency: latency)
+            simulatedAPI = api
+            transport = api
+            baseURL = SimulatedFeedAPI.baseURL
+            apiPath = "posts"
+        }
+        let keys = PaginatorKeys(
+            page: options.pageKey, pageSize: options.pageSizeKey, numberOfPages: options.numberOfPagesKey,
+            totalCount: options.totalCountKey, pageParameter: options.pageParameter, pageSizeParameter: options.pageSizeParameter
+        )
+        failureInjector = FailureInjector(wrapping: transport)
+        let fetcher = HTTPPageFetcher<FeedPost>(
+            configuration: RemoteConfiguration(baseURL: baseURL, timeout: 10, transport: failureInjector),
+            apiPath: apiPath,
+            keyPath: options.keyPath,
+            paging: PageNumberPaging(keys: keys, pageSize: options.pageSize)
+        )
+        feedFetcher = fetcher
+        feed = PaginatedDataSource(name: "Feed", fetcher: fetcher, placeholders: .all, identity: { AnyHashable($0.id) })
+
+        let photoInterval = Duration.milliseconds(max(1, options.latencyMilliseconds / 2))
+        photos = RemoteDataSource(name: "Photos", fetcher: AsyncSequenceFetcher { PhotoStream.stream(interval: photoInterval) }, placeholders: .all)
+        let byKind = SectionedDataSource(
+            name: "Photos by kind",
+            child: FetchlessView(photos),
+            key: { $0.kind },
+            title: { "Photos · \($0)" },
+            sectionOrder: .ascending
+        )
+
+        multi = MultiDataSource(
+            name: "Demo",
+            children: [
+                lines,
+                feed.map { DemoItem.post($0) },
+                photos.map { DemoItem.photo($0) },
+                byKind.map { DemoItem.photo($0) },
+            ],
+            splicesChildSections: true
+        )
+        selection = Selection(source: multi) { sectionID in
+            sectionID == Self.poemSectionID ? Self.poemPolicy : .multiple
+        }
+    }
+
+    /// Starts every child's first fetch.
+    func start() { multi.fetchData() }
+}
+

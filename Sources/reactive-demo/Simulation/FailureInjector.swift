@@ -1,0 +1,32 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import ReactiveSources
+
+/// Wraps a transport so the next request can be made to fail (the demo's `e` key): it then
+/// answers HTTP 503 without reaching the API.
+final class FailureInjector: HTTPTransport, @unchecked Sendable {
+    private let base: any HTTPTransport
+    private let lock = NSLock()
+    private var armed = false
+
+    init(wrapping base: any HTTPTransport) {
+        self.base = base
+    }
+
+    /// Makes the next request fail.
+    func failNextRequest() {
+        lock.withLock { armed = true }
+    }
+
+    func send(_ request: URLRequest) async throws -> HTTPResponse {
+        let failing = lock.withLock {
+            defer { armed = false }
+            return armed
+        }
+        guard failing else { return try await base.send(request) }
+        try await Task.sleep(for: .milliseconds(50))
+        return HTTPResponse(statusCode: 503, body: Data("injected failure (key e)".utf8), url: request.url ?? SimulatedFeedAPI.baseURL)
+    }
+}
