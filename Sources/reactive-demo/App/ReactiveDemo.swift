@@ -22,7 +22,7 @@ enum ReactiveDemo {
         let controller = DemoController(model: model)
         let status = ResultBox()
         let done = DispatchSemaphore(value: 0)
-        Task {
+        Task.detached {
             defer { done.signal() }
             if let url = options.url {
                 do {
