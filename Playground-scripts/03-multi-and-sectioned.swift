@@ -84,7 +84,7 @@ func show(_ snapshot: Snapshot<Photo>, indent: String = "    ") {
             case .placeholder(.error(let message)): return "(error: \(message))"
             }
         }
-        print("\(indent)[\(section.title ?? "")] \(rows.joined(separator: ", "))")
+        print("\(indent)[\(section.title ?? "")] \(rows.isEmpty ? "(no rows)" : rows.joined(separator: ", "))")
     }
 }
 
@@ -140,6 +140,17 @@ let favourites = SimpleDataSource(name: "Favourites", objects: [Photo(name: "sun
 let sharedFeed = HandFeed<Photo>()
 let shared = RemoteDataSource(name: "Shared with you", fetcher: sharedFeed.fetcher)
 
+/// The screen's load events, appended by the printing observer once it has printed each.
+let eventLog = MutableProperty<[LoadEvent]>([])
+
+/// Runs `trigger`, then waits until the screen has sent (and printed) `event`. Everything
+/// a change prints happens before the Multi's own event, so nothing prints after this returns.
+func expect(_ event: LoadEvent, after trigger: () -> Void) async {
+    let start = eventLog.value.count
+    trigger()
+    for await log in eventLog.values where log.dropFirst(start).contains(event) { return }
+}
+
 let freshFeed = HandFeed<Photo>()
 let freshPhotos = RemoteDataSource(name: "Photos", fetcher: freshFeed.fetcher)
 let freshAlbums = SectionedDataSource(name: "Albums", child: freshPhotos, keyPath: \.album, sectionOrder: .ascending)
@@ -149,12 +160,15 @@ let freshAlbums = SectionedDataSource(name: "Albums", child: freshPhotos, keyPat
 // sections in instead, so the albums keep their per-album sections.
 let screen = MultiDataSource(name: "Photos screen", children: [favourites, freshAlbums, shared], splicesChildSections: true)
 
-// The load events of a Multi aggregate its children's: one willLoad, a didPartiallyLoad
-// per child batch, one finisher when every child has ended.
-let events = screen.loadEvents.observe { print("  event: \($0)") }
 let screenWatch = screen.observeChanges { snapshot, changes in
     print("  screen changed: \(describe(changes))")
     show(snapshot)
+}
+// The load events of a Multi aggregate its children's: one willLoad, a didPartiallyLoad
+// per child batch or child that ends early, one finisher when every child has ended.
+let events = screen.loadEvents.observe { event in
+    print("  event: \(event)")
+    eventLog.modify { $0.append(event) }
 }
 screen.fetchData()                   // fetches every child
 // END README
@@ -166,12 +180,10 @@ await freshFeed.send([Photo(name: "dunes.jpg", album: "Desert")])
 struct Offline: LocalizedError {
     var errorDescription: String? { "You are offline." }
 }
-sharedFeed.fail(Offline())
-await settled(shared)
+await expect(.didPartiallyLoad) { sharedFeed.fail(Offline()) }
 
 await freshFeed.send([Photo(name: "shell.jpg", album: "Beach")])
-freshFeed.finish()
-await settled(screen)
+await expect(.didFinishLoading) { freshFeed.finish() }
 
 print("  screen: \(screen.numberOfSections) sections, \(screen.allObjects.count) photos, status \(screen.loadState.value.status)")
 print("  titles: \((0..<screen.numberOfSections).map { screen.title(ofSection: $0) ?? "-" })")
