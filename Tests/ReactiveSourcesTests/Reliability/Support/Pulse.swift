@@ -1,0 +1,66 @@
+import Foundation
+
+/// Lets a test wait, without sleeping, until a condition over state changed by other threads
+/// holds: whatever changes that state calls ``poke()``, and each waiter's condition is
+/// re-evaluated then. A watchdog ends waits that never come true after `timeout` seconds (a
+/// safety net so a broken library fails the test instead of hanging it, not a timing
+/// assertion).
+final class Pulse: @unchecked Sendable {
+    private struct Waiter {
+        var condition: @Sendable () -> Bool
+        var continuation: CheckedContinuation<Bool, Never>
+        var deadline: Date
+    }
+
+    private let lock = NSLock()
+    private var waiters: [UInt64: Waiter] = [:]
+    private var nextID: UInt64 = 0
+    private let timeout: TimeInterval
+    private var watchdog: (any DispatchSourceTimer)?
+
+    init(timeout: TimeInterval = 30) {
+        self.timeout = timeout
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.schedule(deadline: .now() + 0.25, repeating: 0.25)
+        timer.setEventHandler { [weak self] in self?.expireOverdue() }
+        timer.resume()
+        watchdog = timer
+    }
+
+    deinit { watchdog?.cancel() }
+
+    /// Re-evaluates every waiting condition; resumes the waits whose condition holds.
+    func poke() {
+        let pending = lock.withLock { waiters.map { ($0.key, $0.value.condition) } }
+        for (id, condition) in pending where condition() {
+            resume(id, with: true)
+        }
+    }
+
+    /// Waits until `condition` holds (true) or the watchdog gives up (false).
+    func wait(until condition: @escaping @Sendable () -> Bool) async -> Bool {
+        if condition() { return true }
+        let id: UInt64 = lock.withLock {
+            nextID &+= 1
+            return nextID
+        }
+        return await withCheckedContinuation { continuation in
+            lock.withLock {
+                waiters[id] = Waiter(condition: condition, continuation: continuation, deadline: Date() + timeout)
+            }
+            // The state may have changed between the first check and the registration.
+            if condition() { resume(id, with: true) }
+        }
+    }
+
+    private func resume(_ id: UInt64, with value: Bool) {
+        let waiter = lock.withLock { waiters.removeValue(forKey: id) }
+        waiter?.continuation.resume(returning: value)
+    }
+
+    private func expireOverdue() {
+        let now = Date()
+        let overdue = lock.withLock { waiters.filter { $0.value.deadline < now }.map(\.key) }
+        for id in overdue { resume(id, with: false) }
+    }
+}
