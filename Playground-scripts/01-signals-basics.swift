@@ -1,8 +1,15 @@
 // Signals basics: properties, derived values, observation, batching.
 //
+// `Signals` is the reactive core the data sources are built on, usable on its own: values
+// you can observe (`MutableProperty`, `Property`), values derived from them (recomputed
+// lazily, only when an input changed) and event streams (`Signal`). Everything may be
+// called from any thread; observers run on the thread that made the change, before the
+// write returns, never concurrently with themselves and with no lock held.
+//
 // Run: Playground-scripts/run.sh 01-signals-basics
 import Signals
 
+// README: signals
 // A MutableProperty holds a value you can read, write and observe.
 let firstName = MutableProperty("Ada")
 let lastName = MutableProperty("Lovelace")
@@ -16,14 +23,15 @@ print("full name:", fullName.value)
 let subscription = fullName.observe { print("observed:", $0) }
 firstName.value = "Augusta"
 
-// Writing an equal value is ignored for Equatable values: nobody is notified.
-firstName.value = "Augusta"
-
 // batch groups writes: observers run once, at the end, with the final values.
 batch {
     firstName.value = "Grace"
     lastName.value = "Hopper"
 }
+// END README
+
+// Writing an equal value is ignored for Equatable values: nobody is notified.
+lastName.value = "Hopper"
 
 // modify is an atomic read-modify-write.
 let counter = MutableProperty(0)

@@ -1,6 +1,10 @@
 // Chaining transformations: map, skipRepeats, combineLatest, flatMap and a glitch-free
 // diamond.
 //
+// Every operator returns a new derived `Property`: nothing is computed until someone
+// reads or observes it, and a derived value recomputes only when a value it read changed.
+// Derived closures run while the graph is locked, so keep them pure and fast.
+//
 // Run: Playground-scripts/run.sh 02-chaining-transformations
 import Signals
 

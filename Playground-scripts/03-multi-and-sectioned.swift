@@ -105,8 +105,10 @@ func describe(_ changes: ChangeSet) -> String {
 
 print("== Part 1: SectionedDataSource groups photos by album as they arrive")
 
-// README: multi-sectioned
 let albumFeed = HandFeed<Photo>()
+
+// README: multi-sectioned
+// Any fetcher works here (HTTP, a file, an AsyncSequence); this one is driven by the script.
 let photos = RemoteDataSource(name: "Photos", fetcher: albumFeed.fetcher)
 
 // Group the photos into one section per album, albums sorted by name. The grouping is
@@ -164,6 +166,8 @@ let screenWatch = screen.observeChanges { snapshot, changes in
     print("  screen changed: \(describe(changes))")
     show(snapshot)
 }
+// END README
+
 // The load events of a Multi aggregate its children's: one willLoad, a didPartiallyLoad
 // per child batch or child that ends early, one finisher when every child has ended.
 let events = screen.loadEvents.observe { event in
@@ -171,7 +175,6 @@ let events = screen.loadEvents.observe { event in
     eventLog.modify { $0.append(event) }
 }
 screen.fetchData()                   // fetches every child
-// END README
 
 await freshFeed.send([Photo(name: "waves.jpg", album: "Beach")])
 await freshFeed.send([Photo(name: "dunes.jpg", album: "Desert")])

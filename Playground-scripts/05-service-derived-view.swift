@@ -37,7 +37,6 @@ actor MailServer {
     }
 }
 
-// README: service
 /// What a badge shows, derived from a snapshot (never stored next to it).
 struct InboxSummary: Equatable, Sendable {
     var total: Int
@@ -61,13 +60,15 @@ actor BadgeService {
     /// The summary last shown, observable (the script waits on it).
     nonisolated let shown = MutableProperty<InboxSummary?>(nil)
 
+    // README: service-bind
     func bind(to summaries: Property<InboxSummary>) {
         binding = Task {
-            for await summary in summaries.values {
+            for await summary in summaries.values {   // current value, then every change
                 self.show(summary)
             }
         }
     }
+    // END README
 
     /// Cancelling the task ends the iteration, which cancels the underlying subscription.
     func unbind() {
@@ -82,7 +83,6 @@ actor BadgeService {
         shown.value = summary
     }
 }
-// END README
 
 /// Waits until the service has shown `summary` (it runs on its own actor, so it catches up
 /// a moment after the source changes).
@@ -97,7 +97,7 @@ func settled(_ source: some DataSource) async {
 
 let server = MailServer()
 
-// README: service-binding
+// README: derived-view
 let inbox = RemoteDataSource(name: "Inbox", fetcher: ClosureFetcher { sink in
     await sink.deliver(try await server.fetch())
 })

@@ -56,7 +56,6 @@ func rows(_ source: some DataSource<String>) -> String {
 
 print("== Part 1: content states")
 
-// README: content-states
 // `.all` placeholders: a loading row while nothing is shown, a no-results row after an
 // empty fetch, an error row after a failure (after the objects, which are kept).
 let tasks = RemoteDataSource(name: "Tasks", fetcher: fetcher, placeholders: .all)
@@ -67,7 +66,6 @@ func show(_ step: String) {
     let state = tasks.loadState.value
     print("  \(step): \(state.content), status \(state.status), rows: \(rows(tasks))")
 }
-// END README
 
 show("before any fetch")
 
@@ -112,11 +110,11 @@ show("cancelled")
 print("")
 print("== Part 2: selection with per-section rules")
 
+// README: selection
 let sizes = SimpleDataSource(name: "Size", objects: ["Small", "Medium", "Large"])
 let toppings = SimpleDataSource(name: "Toppings", objects: ["Basil", "Olives", "Chili", "Garlic"])
 let order = MultiDataSource(name: "Pizza", children: [sizes, toppings])
 
-// README: selection
 // A Multi source's sections are identified by child index ("0", "1", ...).
 let choice = Selection(source: order) { sectionID in
     sectionID == "0" ? SelectionPolicy(minimum: 1, maximum: 1) : SelectionPolicy(maximum: 2)
