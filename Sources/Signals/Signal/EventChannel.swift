@@ -19,7 +19,7 @@ final class EventChannel<Value: Sendable>: @unchecked Sendable {
         return Subscription { [weak self] in
             graph.lock()
             observer.closure = nil
-            observer.backlog.removeAll()
+            observer.parked.removeAll()
             if let self, let index = self.observers.firstIndex(where: { $0 === observer }) {
                 self.observers.remove(at: index)
             }
@@ -32,7 +32,10 @@ final class EventChannel<Value: Sendable>: @unchecked Sendable {
         let graph = Graph.shared
         graph.lock()
         for observer in observers {
-            graph.enqueue(EventDelivery(observer: observer, value: value))
+            // The ticket fixes the event's place in the observer's order now, under the lock:
+            // deliveries may be drained later by different threads (a batch defers them).
+            graph.enqueue(EventDelivery(observer: observer, value: value, ticket: observer.nextTicket))
+            observer.nextTicket &+= 1
         }
         graph.unlockAndDeliver()
     }
@@ -43,8 +46,12 @@ final class EventObserver<Value>: @unchecked Sendable {
     var closure: (@Sendable (Value) -> Void)?
     /// The thread inside `closure`, if any.
     var runningThread: pthread_t?
-    /// Events that arrived while another thread was inside `closure`, in order.
-    var backlog: [Value] = []
+    /// The ticket of the next event sent, and of the next event to deliver.
+    var nextTicket: UInt64 = 0
+    var nextToDeliver: UInt64 = 0
+    /// Events that cannot be delivered yet, by ticket: another thread is inside `closure`,
+    /// or an earlier event is still queued on another thread (in a batch, say).
+    var parked: [UInt64: Value] = [:]
 
     init(_ closure: @escaping @Sendable (Value) -> Void) {
         self.closure = closure
@@ -52,28 +59,31 @@ final class EventObserver<Value>: @unchecked Sendable {
 }
 
 /// One event queued for one observer.
+///
+/// Events reach an observer in the order they were sent (their tickets), whichever thread
+/// delivers them: an event whose turn has not come is parked, and the thread that delivers
+/// its predecessor goes on with it.
 final class EventDelivery<Value>: Deliverable {
     private let observer: EventObserver<Value>
     private let value: Value
+    private let ticket: UInt64
 
-    init(observer: EventObserver<Value>, value: Value) {
+    init(observer: EventObserver<Value>, value: Value, ticket: UInt64) {
         self.observer = observer
         self.value = value
+        self.ticket = ticket
     }
 
     func deliver(in graph: Graph) {
         guard observer.closure != nil else { return }
-        if observer.runningThread != nil {
-            observer.backlog.append(value)
-            return
-        }
+        observer.parked[ticket] = value
+        guard observer.runningThread == nil, ticket == observer.nextToDeliver else { return }
         observer.runningThread = pthread_self()
-        var next: Value? = value
-        while let event = next, let closure = observer.closure {
+        while let closure = observer.closure, let event = observer.parked.removeValue(forKey: observer.nextToDeliver) {
+            observer.nextToDeliver &+= 1
             graph.suspendForCallback()
             closure(event)
             graph.resumeAfterCallback()
-            next = observer.backlog.isEmpty ? nil : observer.backlog.removeFirst()
         }
         observer.runningThread = nil
     }
