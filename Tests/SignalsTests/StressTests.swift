@@ -137,6 +137,32 @@ struct StressTests {
         #expect(pairA.subscriberCount == 0 && flag.subscriberCount == 0)
     }
 
+    @Test func eventsSentInOrderUnderALockArriveInThatOrderEvenFromBatches() {
+        // A sequence number is taken and the event sent under one lock, inside a batch (as a
+        // data source emits its load events): observers must see the numbers in order.
+        let (signal, input) = Signal<Int>.pipe()
+        let lock = NSLock()
+        let counter = Counter()
+        let seen = Recorder<Int>()
+        let subscription = signal.observe { seen.append($0) }
+        defer { subscription.cancel() }
+        onThreads(Self.threads) { thread in
+            for step in 0..<Self.steps {
+                batch {
+                    lock.withLock {
+                        counter.increment()
+                        input.send(counter.value)
+                    }
+                    if (thread + step) % 3 == 0 { usleep(1) } // other threads' batches end first
+                }
+            }
+        }
+        let values = seen.values
+        #expect(values.count == Self.threads * Self.steps)
+        let firstDisorder = zip(values, values.dropFirst()).first { $0.0 >= $0.1 }
+        #expect(firstDisorder == nil, "events delivered out of the order they were sent: \(String(describing: firstDisorder))")
+    }
+
     @Test func eightThreadsSubscribingAndCancellingLeaveNoSubscribers() {
         let source = MutableProperty(0)
         let derived = source.map { $0 * 2 }
