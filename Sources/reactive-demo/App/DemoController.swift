@@ -1,46 +1,25 @@
 import Foundation
 import ReactiveSources
-import Signals
 
-/// The demo's interaction state (cursor, message, timings) and its reaction to keys.
-/// Rendering reads it; both terminal and log modes drive it.
+/// The demo's interaction state (cursor, message) and its reaction to keys. Rendering reads
+/// it; both terminal and log modes drive it. Thread-safe.
 final class DemoController: @unchecked Sendable {
     let model: DemoModel
     private let lock = NSLock()
     private var cursorPath: IndexPath?
     private var messageText: String?
-    private var feedStartedAt: ContinuousClock.Instant?
-    private var lastFeedFetch: Duration?
-    private var subscriptions: [Subscription] = []
 
+    /// Creates a controller over `model`, with no cursor and no message.
     init(model: DemoModel) {
         self.model = model
-        let clock = ContinuousClock()
-        subscriptions.append(model.feed.loadEvents.observe { [weak self] event in
-            self?.recordTiming(event.isFinisher ? .ended : (event == .willLoad ? .started : .ignored), now: clock.now)
-        })
-        subscriptions.append(model.feed.pagination.map(\.isLoadingNextPage).observe(emitsCurrentValue: false) { [weak self] loading in
-            self?.recordTiming(loading ? .started : .ended, now: clock.now)
-        })
     }
 
-    private enum Timing { case started, ended, ignored }
-
-    private func recordTiming(_ timing: Timing, now: ContinuousClock.Instant) {
-        lock.withLock {
-            switch timing {
-            case .started: feedStartedAt = now
-            case .ended:
-                if let start = feedStartedAt { lastFeedFetch = now - start }
-                feedStartedAt = nil
-            case .ignored: break
-            }
-        }
-    }
-
+    /// The row under the cursor, if the cursor was moved.
     var cursor: IndexPath? { lock.withLock { cursorPath } }
+    /// The note shown in the status line, if any.
     var message: String? { lock.withLock { messageText } }
 
+    /// Replaces the status line's note.
     func setMessage(_ text: String?) {
         lock.withLock { messageText = text }
     }
@@ -105,9 +84,10 @@ final class DemoController: @unchecked Sendable {
         let nextPage: String = switch pagination.nextPage {
         case .idle: pagination.hasMorePages ? "available" : "none"
         case .loading: "loading"
-        case .failed(let error): "failed (\(error.message))"
+        case .failed: "failed"
         }
-        let (timing, message) = lock.withLock { (lastFeedFetch, messageText) }
+        let failure = pagination.nextPageError.map { "next page failed (n retries): \($0.message)" }
+        let notes = [message, failure].compactMap { $0 }
         return StatusLine(
             contentState: model.multi.contentState.value.description,
             page: pagination.info.page,
@@ -115,8 +95,8 @@ final class DemoController: @unchecked Sendable {
             totalResults: pagination.info.totalCount,
             shownResults: model.feed.snapshot.numberOfObjects(inSection: 0),
             nextPage: nextPage,
-            lastFetchMilliseconds: timing.map { Int($0.components.seconds * 1_000 + $0.components.attoseconds / 1_000_000_000_000_000) },
-            message: message
+            timings: model.timings.entries,
+            message: notes.isEmpty ? nil : notes.joined(separator: " · ")
         )
     }
 

@@ -16,13 +16,14 @@ final class DemoModel: Sendable {
     let failureInjector: FailureInjector
     /// The feed's page fetcher (also used to probe `--url` before starting).
     let feedFetcher: HTTPPageFetcher<FeedPost>
-    /// Section id of the poem, whose selection policy is min 1 / max 2.
-    static let poemSectionID = "Poem"
+    /// How long the poem's, the feed's and the photos' fetches take.
+    let timings = FetchTimings(names: ["Poem", "Feed", "Photos"])
+    /// The poem section's selection policy: at least 1 line, at most 2.
     static let poemPolicy = SelectionPolicy(minimum: 1, maximum: 2)
 
     init(options: DemoOptions, poemURL: URL) {
         let latency = Duration.milliseconds(options.latencyMilliseconds)
-        lines = RemoteDataSource(name: "Poem", fetcher: NumberedLinesFetcher(url: poemURL), placeholders: .all)
+        lines = RemoteDataSource(name: "Poem", fetcher: TimedFetcher(base: NumberedLinesFetcher(url: poemURL), name: "Poem", timings: timings), placeholders: .all)
 
         let transport: any HTTPTransport
         let baseURL: URL
@@ -44,8 +45,9 @@ final class DemoModel: Sendable {
             totalCount: options.totalCountKey, pageParameter: options.pageParameter, pageSizeParameter: options.pageSizeParameter
         )
         failureInjector = FailureInjector(wrapping: transport)
+        let timedTransport = TimedTransport(base: failureInjector, name: "Feed", timings: timings)
         let fetcher = HTTPPageFetcher<FeedPost>(
-            configuration: RemoteConfiguration(baseURL: baseURL, timeout: 10, transport: failureInjector),
+            configuration: RemoteConfiguration(baseURL: baseURL, timeout: 10, transport: timedTransport),
             apiPath: apiPath,
             keyPath: options.keyPath,
             paging: PageNumberPaging(keys: keys, pageSize: options.pageSize)
@@ -54,7 +56,8 @@ final class DemoModel: Sendable {
         feed = PaginatedDataSource(name: "Feed", fetcher: fetcher, placeholders: .all, identity: { AnyHashable($0.id) })
 
         let photoInterval = Duration.milliseconds(max(1, options.latencyMilliseconds / 2))
-        photos = RemoteDataSource(name: "Photos", fetcher: AsyncSequenceFetcher { PhotoStream.stream(interval: photoInterval) }, placeholders: .all)
+        let photoFetcher = AsyncSequenceFetcher { PhotoStream.stream(interval: photoInterval) }
+        photos = RemoteDataSource(name: "Photos", fetcher: TimedFetcher(base: photoFetcher, name: "Photos", timings: timings), placeholders: .all)
         let byKind = SectionedDataSource(
             name: "Photos by kind",
             child: FetchlessView(photos),
@@ -73,8 +76,11 @@ final class DemoModel: Sendable {
             ],
             splicesChildSections: true
         )
+        // The Multi renames spliced sections, so the poem's id is read from the Multi's own
+        // snapshot: the poem (one section) is always its first section.
+        let multi = self.multi
         selection = Selection(source: multi) { sectionID in
-            sectionID == Self.poemSectionID ? Self.poemPolicy : .multiple
+            sectionID == multi.snapshot.sections.first?.id ? Self.poemPolicy : .multiple
         }
     }
 

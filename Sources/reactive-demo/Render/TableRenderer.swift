@@ -43,7 +43,7 @@ struct TableRenderer {
         }
         if let status {
             lines.append(String(repeating: "═", count: width))
-            lines.append(fit(status.render()))
+            lines.append(contentsOf: status.render().map(fit))
         }
         return lines
     }
