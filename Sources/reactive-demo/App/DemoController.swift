@@ -100,13 +100,15 @@ final class DemoController: @unchecked Sendable {
         )
     }
 
-    /// The frame to draw.
-    func frame(width: Int, spinnerFrame: Int, maxRowsPerSection: Int = 8) -> [String] {
-        TableRenderer(width: width, maxRowsPerSection: maxRowsPerSection).render(
+    /// The table and status for the current state, `width` columns wide, its rows fitted
+    /// into `rowBudget` lines (`nil`: every row).
+    func frame(width: Int, spinnerFrame: Int, rowBudget: Int? = nil) -> [String] {
+        TableRenderer(width: width, rowBudget: rowBudget).render(
             model.multi.snapshot,
             cursor: cursor,
             selected: Set(model.selection.selectedIndexPaths),
             spinnerFrame: spinnerFrame,
+            nextPageLoading: model.feed.pagination.value.isLoadingNextPage,
             status: statusLine()
         )
     }

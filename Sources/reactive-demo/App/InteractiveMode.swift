@@ -5,8 +5,10 @@ import Signals
 /// The terminal run: draws the table on the alternate screen and redraws it whenever a
 /// source changes (and while spinners spin), reading keys until `q`.
 struct InteractiveMode {
+    /// The state drawn and the keys' handler.
     let controller: DemoController
 
+    /// Runs until `q` (or end of input) and returns the exit status.
     func run() -> Int32 {
         let model = controller.model
         let redraw = RedrawFlag()
@@ -29,16 +31,32 @@ struct InteractiveMode {
         model.start()
 
         var spinnerFrame = 0
+        var drawnSize = (width: 0, height: 0)
         while quit.wait(timeout: .now() + .milliseconds(80)) == .timedOut {
             spinnerFrame += 1
+            let size = Terminal.size
+            let resized = size != drawnSize
             let spinning = model.multi.loadState.value.isFetching || model.feed.pagination.value.isLoadingNextPage
-            guard redraw.take() || spinning else { continue }
-            let rows = max(3, (Terminal.height - 4) / max(1, model.multi.snapshot.numberOfSections) - 2)
-            Terminal.draw(controller.frame(width: Terminal.width, spinnerFrame: spinnerFrame, maxRowsPerSection: rows) + [
-                "", "n next page · r refresh · c cancel · e fail next fetch · ↑/↓ move · space select · q quit",
-            ])
+            guard redraw.take() || spinning || resized else { continue }
+            drawnSize = size
+            Terminal.draw(frame(size: size, spinnerFrame: spinnerFrame))
         }
         return 0
+    }
+}
+
+extension InteractiveMode {
+    /// The key reminder under the table.
+    static let keyHelp = "n next page · r refresh · c cancel · e fail next fetch · ↑/↓ move · space select · q quit"
+
+    /// The frame for a terminal of `size`: the table with its rows fitted to the height,
+    /// then the key reminder.
+    func frame(size: (width: Int, height: Int), spinnerFrame: Int) -> [String] {
+        let sections = controller.model.multi.snapshot.numberOfSections
+        // Title, rule, three status lines, a blank line and the key reminder take seven
+        // lines; each section its title line.
+        let budget = max(0, size.height - 7 - sections)
+        return controller.frame(width: size.width, spinnerFrame: spinnerFrame, rowBudget: budget) + ["", Self.keyHelp]
     }
 }
 
@@ -47,8 +65,10 @@ final class RedrawFlag: @unchecked Sendable {
     private let lock = NSLock()
     private var isSet = true
 
+    /// Asks for a redraw.
     func set() { lock.withLock { isSet = true } }
 
+    /// Whether a redraw was asked for since the last call.
     func take() -> Bool {
         lock.withLock {
             defer { isSet = false }

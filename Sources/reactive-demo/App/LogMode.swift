@@ -56,7 +56,7 @@ struct LogMode {
         log("selected: \(selected.joined(separator: " | "))")
 
         output.print("")
-        for line in controller.frame(width: 80, spinnerFrame: 0, maxRowsPerSection: 40) {
+        for line in controller.frame(width: 80, spinnerFrame: 0) {
             output.print(line)
         }
         if model.feed.loadState.value.error != nil && options.url != nil {

@@ -7,26 +7,33 @@ struct TableRenderer {
     /// Spinner frames for loading rows.
     static let spinner = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
 
+    /// Columns per line; longer lines end in "…".
     var width: Int = 80
-    /// Most rows shown per section (the rest is summarised), to keep a frame on screen.
-    var maxRowsPerSection: Int = 8
+    /// How many lines the sections' rows may take in all (including "… more" lines), shared
+    /// out over the sections; `nil` shows every row.
+    var rowBudget: Int?
 
+    /// The table: a title line, each section's title and rows, then the status lines.
+    /// `nextPageLoading` tells whether a `loadingMore` row is actually loading (it spins)
+    /// or only marks that more can be loaded.
     func render(
         _ snapshot: Snapshot<DemoItem>,
         cursor: IndexPath? = nil,
         selected: Set<IndexPath> = [],
         spinnerFrame: Int = 0,
+        nextPageLoading: Bool = false,
         status: StatusLine? = nil,
         title: String = "ReactiveSources demo"
     ) -> [String] {
         var lines = [fit(title)]
+        let limits = rowLimits(for: snapshot.sections.map(\.rowCount))
         for (sectionIndex, section) in snapshot.sections.enumerated() {
             let heading = "── \(section.title ?? "Untitled") "
             let count = " \(section.objects.count) \(section.objects.count == 1 ? "item" : "items")"
             let fill = max(0, width - heading.count - count.count)
-            lines.append(heading + String(repeating: "─", count: fill) + count)
+            lines.append(fit(heading + String(repeating: "─", count: fill) + count))
             let rows = section.rows
-            let visible = visibleRange(rowCount: rows.count, cursor: cursor, section: sectionIndex)
+            let visible = visibleRange(rowCount: rows.count, limit: limits[sectionIndex], cursor: cursor, section: sectionIndex)
             if visible.lowerBound > 0 { lines.append("     … \(visible.lowerBound) more above") }
             for item in visible {
                 let path = IndexPath(item: item, section: sectionIndex)
@@ -36,7 +43,8 @@ struct TableRenderer {
                     let box = selected.contains(path) ? "[x]" : "[ ]"
                     lines.append(fit(" \(marker) \(box) \(object.text)"))
                 case .placeholder(let placeholder):
-                    lines.append(fit(" \(marker)     \(text(for: placeholder, spinnerFrame: spinnerFrame))"))
+                    let text = text(for: placeholder, spinnerFrame: spinnerFrame, nextPageLoading: nextPageLoading)
+                    lines.append(fit(" \(marker)     \(text)"))
                 }
             }
             if visible.upperBound < rows.count { lines.append("     … \(rows.count - visible.upperBound) more below") }
@@ -48,25 +56,55 @@ struct TableRenderer {
         return lines
     }
 
-    func text(for placeholder: Placeholder, spinnerFrame: Int) -> String {
+    /// The text of a placeholder row: a spinner while loading, "No results", the error.
+    func text(for placeholder: Placeholder, spinnerFrame: Int, nextPageLoading: Bool = false) -> String {
         let spin = Self.spinner[((spinnerFrame % Self.spinner.count) + Self.spinner.count) % Self.spinner.count]
         switch placeholder {
         case .loading: return "\(spin) Loading…"
-        case .loadingMore: return "\(spin) Loading more…"
+        case .loadingMore where nextPageLoading: return "\(spin) Loading more…"
+        case .loadingMore: return "↓ More to load (n)"
         case .noResults: return "∅ No results"
         case .error(let message): return "✖ Error: \(message)"
         }
     }
 
-    /// The rows shown: the first `maxRowsPerSection`, or a window around the cursor.
-    private func visibleRange(rowCount: Int, cursor: IndexPath?, section: Int) -> Range<Int> {
-        guard rowCount > maxRowsPerSection else { return 0..<rowCount }
-        guard let cursor, cursor.count == 2, cursor[0] == section else {
-            // Keep the tail (where placeholders and new pages appear) in view.
-            return (rowCount - maxRowsPerSection)..<rowCount
+    /// Each section's most visible rows, sharing ``rowBudget`` out evenly: a section that
+    /// needs less leaves the rest to the others, and a cut section pays for its "… more"
+    /// lines. Every section shows at least one row.
+    func rowLimits(for rowCounts: [Int]) -> [Int] {
+        guard let rowBudget else { return rowCounts }
+        var limits = rowCounts.map { min($0, 1) }
+        func cost(_ limits: [Int]) -> Int {
+            zip(rowCounts, limits).reduce(0) { total, pair in
+                let (rows, limit) = pair
+                return total + min(rows, limit) + (rows > limit ? 2 : 0)
+            }
         }
-        let start = min(max(0, cursor[1] - maxRowsPerSection / 2), rowCount - maxRowsPerSection)
-        return start..<(start + maxRowsPerSection)
+        var grew = true
+        while grew {
+            grew = false
+            for index in limits.indices where limits[index] < rowCounts[index] {
+                var candidate = limits
+                candidate[index] += 1
+                if cost(candidate) <= rowBudget {
+                    limits = candidate
+                    grew = true
+                }
+            }
+        }
+        return limits
+    }
+
+    /// The rows shown: all when they fit; otherwise a window around the cursor in this
+    /// section, or the tail (where placeholders and new pages appear).
+    private func visibleRange(rowCount: Int, limit: Int, cursor: IndexPath?, section: Int) -> Range<Int> {
+        let limit = max(1, limit)
+        guard rowCount > limit else { return 0..<rowCount }
+        guard let cursor, cursor.count == 2, cursor[0] == section else {
+            return (rowCount - limit)..<rowCount
+        }
+        let start = min(max(0, cursor[1] - limit / 2), rowCount - limit)
+        return start..<(start + limit)
     }
 
     private func fit(_ line: String) -> String {

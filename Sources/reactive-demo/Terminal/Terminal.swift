@@ -3,84 +3,60 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-
-/// The saved terminal settings, restored from signal handlers (which may only touch globals).
-nonisolated(unsafe) private var savedSettings = termios()
-nonisolated(unsafe) private var terminalIsTaken = false
-
-/// Escape sequence that leaves the alternate screen, shows the cursor and resets colours.
-private let restoreSequence: [UInt8] = Array("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l".utf8)
-
-/// Restores the terminal. Async-signal-safe: only tcsetattr and write.
-private func restoreTerminalNow() {
-    guard terminalIsTaken else { return }
-    terminalIsTaken = false
-    tcsetattr(STDIN_FILENO, TCSANOW, &savedSettings)
-    restoreSequence.withUnsafeBufferPointer { _ = write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-}
 
 /// Owns the terminal while the interactive demo runs: raw input, alternate screen, hidden
-/// cursor. Restores everything on ``release()``, on Ctrl-C / SIGTERM, and on crash signals.
+/// cursor. Everything is restored by ``release()`` and, through ``TerminalRestorer``, on
+/// exit, Ctrl-C, SIGTERM and crash signals.
 enum Terminal {
     /// Whether stdout and stdin are terminals.
     static var isInteractive: Bool { isatty(STDOUT_FILENO) == 1 && isatty(STDIN_FILENO) == 1 }
 
-    /// The terminal's width in columns (80 if unknown).
-    static var width: Int {
+    /// The terminal's size in columns and rows (80 x 24 if unknown).
+    static var size: (width: Int, height: Int) {
         var size = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
-        return Int(size.ws_col)
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return (80, 24) }
+        return (Int(size.ws_col), Int(size.ws_row))
     }
 
-    /// The terminal's height in rows (24 if unknown).
-    static var height: Int {
-        var size = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 else { return 24 }
-        return Int(size.ws_row)
-    }
-
-    /// Enters raw mode and the alternate screen, and installs the restoring handlers.
+    /// Enters raw mode (no echo, no line buffering; Ctrl-C still interrupts) and the
+    /// alternate screen, and hides the cursor.
     static func take() {
-        tcgetattr(STDIN_FILENO, &savedSettings)
-        var raw = savedSettings
+        var settings = termios()
+        tcgetattr(STDIN_FILENO, &settings)
+        TerminalRestorer.arm(restoring: settings)
+        var raw = settings
         raw.c_lflag &= ~tcflag_t(ECHO | ICANON)
+        withUnsafeMutableBytes(of: &raw.c_cc) { controls in
+            controls[Int(VMIN)] = 1
+            controls[Int(VTIME)] = 0
+        }
         tcsetattr(STDIN_FILENO, TCSANOW, &raw)
-        terminalIsTaken = true
-        atexit { restoreTerminalNow() }
-        for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
-            signal(signalNumber) { number in
-                restoreTerminalNow()
-                _exit(128 + number)
-            }
-        }
-        for signalNumber in [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE] {
-            signal(signalNumber) { number in
-                restoreTerminalNow()
-                signal(number, SIG_DFL)
-                raise(number)
-            }
-        }
         write("\u{1B}[?1049h\u{1B}[?25l")
     }
 
     /// Restores the terminal (idempotent).
     static func release() {
-        restoreTerminalNow()
+        TerminalRestorer.restore()
     }
 
-    /// Replaces the screen with `lines`.
+    /// Replaces the screen with `lines`, clearing what is left of each line and below.
     static func draw(_ lines: [String]) {
         let body = lines.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n")
         write("\u{1B}[H" + body + "\u{1B}[J")
     }
 
+    /// Writes `text` to stdout unbuffered.
     static func write(_ text: String) {
         let bytes = Array(text.utf8)
         bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
             var offset = 0
             while offset < buffer.count {
-                let written = Glibc.write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
+                #if canImport(Glibc)
+                let written = Glibc.write(STDOUT_FILENO, base + offset, buffer.count - offset)
+                #else
+                let written = Darwin.write(STDOUT_FILENO, base + offset, buffer.count - offset)
+                #endif
                 if written <= 0 { return }
                 offset += written
             }

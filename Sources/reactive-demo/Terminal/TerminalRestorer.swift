@@ -1,0 +1,113 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// State read by signal handlers, which may only touch plain globals and call
+// async-signal-safe functions (tcsetattr, write, sigaction, signal, raise).
+
+/// The terminal settings to restore.
+nonisolated(unsafe) private var savedSettings = termios()
+/// Whether the terminal is currently taken (raw mode, alternate screen, hidden cursor).
+nonisolated(unsafe) private var terminalIsTaken = false
+/// Each signal's action before ours, indexed by signal number.
+nonisolated(unsafe) private let previousActions = UnsafeMutablePointer<sigaction>.allocate(capacity: 128)
+
+/// Leaves the alternate screen, shows the cursor and resets colours.
+private let restoreSequence: StaticString = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
+
+/// Restores the terminal if it is taken. Async-signal-safe.
+private func restoreTerminalNow() {
+    guard terminalIsTaken else { return }
+    terminalIsTaken = false
+    tcsetattr(STDIN_FILENO, TCSANOW, &savedSettings)
+    _ = write(STDOUT_FILENO, restoreSequence.utf8Start, restoreSequence.utf8CodeUnitCount)
+}
+
+/// A signal handler that takes `siginfo_t` and the machine context.
+private typealias InfoHandler = @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void
+
+/// Restores the terminal, runs the signal's previous handler (such as the Swift runtime's
+/// crash reporter) if there was one, then ends the process by the signal's default action,
+/// so it ends as it would have without us, even when that handler returns.
+private func restoreAndForward(_ number: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _ context: UnsafeMutableRawPointer?) {
+    restoreTerminalNow()
+    let previous = previousActions[Int(number)]
+    #if canImport(Glibc)
+    let infoHandler = previous.__sigaction_handler.sa_sigaction
+    let plainHandler = previous.__sigaction_handler.sa_handler
+    #else
+    let infoHandler = previous.__sigaction_u.__sa_sigaction
+    let plainHandler = previous.__sigaction_u.__sa_handler
+    #endif
+    if previous.sa_flags & SA_SIGINFO != 0, let infoHandler {
+        infoHandler(number, info, context)
+    } else if let plainHandler, !isDefaultOrIgnore(previous) {
+        plainHandler(number)
+    }
+    signal(number, SIG_DFL)
+    raise(number)
+}
+
+/// Whether `action` is `SIG_DFL` or `SIG_IGN` (the handler values 0 and 1).
+private func isDefaultOrIgnore(_ action: sigaction) -> Bool {
+    guard action.sa_flags & SA_SIGINFO == 0 else { return false }
+    #if canImport(Glibc)
+    let handler = action.__sigaction_handler.sa_handler
+    #else
+    let handler = action.__sigaction_u.__sa_handler
+    #endif
+    guard let handler else { return true }
+    return unsafeBitCast(handler, to: Int.self) <= 1
+}
+
+/// Whether `action` is `SIG_IGN`.
+private func isIgnore(_ action: sigaction) -> Bool {
+    guard isDefaultOrIgnore(action) else { return false }
+    #if canImport(Glibc)
+    let handler = action.__sigaction_handler.sa_handler
+    #else
+    let handler = action.__sigaction_u.__sa_handler
+    #endif
+    return handler.map { unsafeBitCast($0, to: Int.self) == 1 } ?? false
+}
+
+/// Puts the terminal back however the process ends: normal exit (`atexit`), Ctrl-C, SIGTERM,
+/// SIGHUP, and the crash signals.
+enum TerminalRestorer {
+    /// Signals after which the terminal is restored before the process ends.
+    static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE]
+
+    /// Remembers `settings` as the ones to restore and installs the handlers (once).
+    static func arm(restoring settings: termios) {
+        savedSettings = settings
+        terminalIsTaken = true
+        installOnce
+    }
+
+    /// Restores the terminal now (idempotent).
+    static func restore() {
+        restoreTerminalNow()
+    }
+
+    private static let installOnce: Void = {
+        atexit { restoreTerminalNow() }
+        for number in signals {
+            var action = sigaction()
+            let handler: InfoHandler = { restoreAndForward($0, $1, $2) }
+            #if canImport(Glibc)
+            action.__sigaction_handler.sa_sigaction = handler
+            #else
+            action.__sigaction_u.__sa_sigaction = handler
+            #endif
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = SA_SIGINFO
+            sigaction(number, &action, previousActions + Int(number))
+            // A signal the process was told to ignore (nohup) stays ignored.
+            if isIgnore(previousActions[Int(number)]) {
+                sigaction(number, previousActions + Int(number), nil)
+            }
+        }
+    }()
+}
