@@ -44,7 +44,7 @@ final class DemoController: @unchecked Sendable {
             setMessage("cancelled")
         case .injectFailure:
             model.failureInjector.failNextRequest()
-            setMessage("the next feed request will fail")
+            setMessage(nil)
         case .up:
             move(by: -1)
         case .down:
@@ -87,7 +87,8 @@ final class DemoController: @unchecked Sendable {
         case .failed: "failed"
         }
         let failure = pagination.nextPageError.map { "next page failed (n retries): \($0.message)" }
-        let notes = [message, failure].compactMap { $0 }
+        let armed = model.failureInjector.isArmed ? "the next feed request will fail" : nil
+        let notes = [message, armed, failure].compactMap { $0 }
         return StatusLine(
             contentState: model.multi.contentState.value.description,
             page: pagination.info.page,

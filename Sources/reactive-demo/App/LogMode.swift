@@ -3,91 +3,124 @@ import ReactiveSources
 import Signals
 
 /// The non-interactive run (stdout is not a terminal, or `--log`): prints each section's
-/// load events and a few demonstrated interactions, then the final table, and exits.
+/// load events and what each demonstrated key does, then the final table, and exits.
 struct LogMode {
+    /// The state driven and rendered.
     let controller: DemoController
+    /// The flags (pages to load; whether `--url` is used).
     let options: DemoOptions
 
+    private let output = LineOutput()
     private var model: DemoModel { controller.model }
 
+    /// Runs the scripted session and returns the exit status.
     func run() async -> Int32 {
-        let started = ContinuousClock.now
-        let output = LineOutput()
-        @Sendable func log(_ text: String) {
-            let elapsed = ContinuousClock.now - started
-            let milliseconds = elapsed.components.seconds * 1_000 + elapsed.components.attoseconds / 1_000_000_000_000_000
-            output.print(String(format: "[%6.3fs] ", Double(milliseconds) / 1_000) + text)
-        }
-        var subscriptions: [Subscription] = []
-        func watch(_ source: some DataSource) {
-            subscriptions.append(source.loadEvents.observe { event in
-                log("\(source.name): \(Self.describe(event)) (\(source.snapshot.objectCount) objects)")
-            })
-        }
-        watch(model.lines)
-        watch(model.feed)
-        watch(model.photos)
+        let subscriptions = [watch(model.lines), watch(model.feed), watch(model.photos)]
         defer { subscriptions.forEach { $0.cancel() } }
 
         log("fetching every section")
         model.start()
-        await waitUntil { !model.multi.loadState.value.isFetching }
+        await Self.wait(for: model.multi.loadState) { !$0.isFetching }
         log("all sections settled: \(model.multi.contentState.value)")
 
         while model.feed.pagination.value.loadedPages < options.pages && model.feed.hasMorePages {
             log("next page (key n)")
             model.feed.fetchNextPage()
-            await waitUntil { !model.feed.pagination.value.isLoadingNextPage }
+            await Self.wait(for: model.feed.pagination) { !$0.isLoadingNextPage }
+            log("feed: \(pageSummary)")
         }
 
-        log("inject a failure (key e), then next page")
-        model.failureInjector.failNextRequest()
-        model.feed.fetchNextPage()
-        await waitUntil { !model.feed.pagination.value.isLoadingNextPage }
-        if let error = model.feed.pagination.value.nextPageError {
-            log("next page failed, content kept: \(error.message)")
-        }
+        log("refresh the feed (key r) and cancel it (key c)")
+        model.feed.fetchData()
+        _ = controller.handle(.cancel)
+        await Self.wait(for: model.multi.loadState) { !$0.isFetching }
+        log("feed: \(pageSummary)")
 
-        log("select poem lines 1, 2, 3 (policy: at least 1, at most 2)")
-        for item in 0..<3 {
-            try? model.selection.select(at: IndexPath(item: item, section: 0))
+        log("fail the next fetch (key e)")
+        _ = controller.handle(.injectFailure)
+        if model.feed.hasMorePages {
+            log("next page (key n)")
+            model.feed.fetchNextPage()
+            await Self.wait(for: model.feed.pagination) { !$0.isLoadingNextPage }
+        } else {
+            log("refresh the feed (key r)")
+            model.feed.fetchData()
+            await Self.wait(for: model.feed.loadState) { !$0.isFetching }
         }
-        let selected = model.selection.selectedObjects.map(\.text)
-        log("selected: \(selected.joined(separator: " | "))")
+        log("feed: \(pageSummary)")
+
+        selectPoemLines()
 
         output.print("")
         for line in controller.frame(width: 80, spinnerFrame: 0) {
             output.print(line)
         }
-        if model.feed.loadState.value.error != nil && options.url != nil {
-            return 1
-        }
         return 0
     }
 
-    private func waitUntil(_ condition: @Sendable () -> Bool) async {
-        while !condition() {
-            try? await Task.sleep(for: .milliseconds(10))
+    /// Selects poem lines 1, 2 and 3 (the policy keeps the last two), then deselects both
+    /// (the policy refuses the second), logging each result.
+    private func selectPoemLines() {
+        let policy = DemoModel.poemPolicy
+        log("poem selection policy: at least \(policy.minimum), at most \(policy.maximum.map(String.init) ?? "any")")
+        for item in 0..<3 {
+            select(IndexPath(item: item, section: 0), deselecting: false)
+        }
+        for item in 1..<3 {
+            select(IndexPath(item: item, section: 0), deselecting: true)
         }
     }
 
-    static func describe(_ event: LoadEvent) -> String {
+    private func select(_ path: IndexPath, deselecting: Bool) {
+        let verb = deselecting ? "deselect" : "select"
+        do {
+            if deselecting {
+                try model.selection.deselect(at: path)
+            } else {
+                try model.selection.select(at: path)
+            }
+            let selected = model.selection.selectedIndexPaths.map { "\($0[1] + 1)" }
+            log("\(verb) poem line \(path[1] + 1) (key space): selected lines \(selected.joined(separator: ", "))")
+        } catch {
+            log("\(verb) poem line \(path[1] + 1) (key space) refused: \(error.description)")
+        }
+    }
+
+    private func log(_ text: String) {
+        output.log(text)
+    }
+
+    /// Logs `source`'s load events until the subscription is cancelled.
+    private func watch(_ source: some DataSource) -> Subscription {
+        let output = self.output
+        return source.loadEvents.observe { event in
+            output.log("\(source.name): \(Self.describe(event, objectCount: source.snapshot.objectCount))")
+        }
+    }
+
+    /// The feed's pages, objects and next-page state, for the log.
+    private var pageSummary: String {
+        let status = controller.statusLine()
+        let pages = "page \(status.page.map(String.init) ?? "?") of \(status.numberOfPages.map(String.init) ?? "?")"
+        return "\(pages), \(status.shownResults) objects, next page \(status.nextPage)"
+            + (model.feed.pagination.value.nextPageError.map { " (\($0.message))" } ?? "")
+            + (model.feed.loadState.value.error.map { $0.isCancellation ? ", refresh cancelled" : ", refresh failed: \($0.message)" } ?? "")
+    }
+
+    /// Returns once `property`'s value satisfies `condition`, checking each new value.
+    private static func wait<Value>(for property: Property<Value>, until condition: @Sendable (Value) -> Bool) async {
+        for await value in property.values where condition(value) {
+            return
+        }
+    }
+
+    /// One load event as a log line.
+    static func describe(_ event: LoadEvent, objectCount: Int) -> String {
         switch event {
         case .willLoad: "will load"
-        case .didPartiallyLoad: "partially loaded"
-        case .didFinishLoading: "finished"
+        case .didPartiallyLoad: "partially loaded (\(objectCount) objects)"
+        case .didFinishLoading: "finished (\(objectCount) objects)"
         case .didFail(let error): "failed: \(error.message)"
-        }
-    }
-}
-
-/// Serialises whole lines to stdout.
-final class LineOutput: @unchecked Sendable {
-    private let lock = NSLock()
-
-    func print(_ line: String) {
-        lock.withLock {
-            FileHandle.standardOutput.write(Data((line + "\n").utf8))
         }
     }
 }

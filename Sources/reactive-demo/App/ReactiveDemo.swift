@@ -1,9 +1,12 @@
 import Foundation
 import ReactiveSources
 
-/// `swift run reactive-demo`: a Multi data source watched live in the terminal.
+/// `swift run reactive-demo`: a Multi data source watched live in the terminal, or logged
+/// when stdout is not a terminal.
 @main
 enum ReactiveDemo {
+    /// Parses the flags, checks `--url` if given, then runs the interactive or the log mode
+    /// and exits with its status (2 for bad flags, 1 for an unusable `--url`).
     static func main() {
         let options: DemoOptions
         do {
@@ -20,37 +23,29 @@ enum ReactiveDemo {
         }
         let model = DemoModel(options: options, poemURL: poem)
         let controller = DemoController(model: model)
-        let status = ResultBox()
-        let done = DispatchSemaphore(value: 0)
-        Task.detached {
-            defer { done.signal() }
-            if let url = options.url {
-                do {
-                    _ = try await model.feedFetcher.fetchPage(.first)
-                } catch {
-                    status.value = -1
-                    FileHandle.standardError.write(Data("reactive-demo: cannot use --url \(url.absoluteString): \(DataSourceError(error).message)\n".utf8))
-                    return
-                }
+        let interactive = !options.forceLog && Terminal.isInteractive
+        let logStatus: Int32? = runBlocking {
+            if let url = options.url, let problem = await probe(model.feedFetcher) {
+                fail("cannot use --url \(url.absoluteString): \(problem)", status: 1)
             }
-            if options.forceLog || !Terminal.isInteractive {
-                status.value = await LogMode(controller: controller, options: options).run()
-            }
+            return interactive ? nil : await LogMode(controller: controller, options: options).run()
         }
-        done.wait()
-        if status.value == -1 { exit(1) }
-        if !(options.forceLog || !Terminal.isInteractive) {
-            status.value = InteractiveMode(controller: controller).run()
-        }
-        exit(status.value)
+        exit(logStatus ?? InteractiveMode(controller: controller).run())
     }
 
+    /// Fetches the first page once; returns why it failed, or `nil` if it worked.
+    static func probe(_ fetcher: HTTPPageFetcher<FeedPost>) async -> String? {
+        do {
+            _ = try await fetcher.fetchPage(.first)
+            return nil
+        } catch {
+            return DataSourceError(error).message
+        }
+    }
+
+    /// Prints `reactive-demo: message` to stderr and exits with `status`.
     static func fail(_ message: String, status: Int32) -> Never {
         FileHandle.standardError.write(Data("reactive-demo: \(message)\n".utf8))
         exit(status)
     }
-}
-
-private final class ResultBox: @unchecked Sendable {
-    var value: Int32 = 0
 }

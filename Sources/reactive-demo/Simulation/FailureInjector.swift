@@ -11,16 +11,23 @@ final class FailureInjector: HTTPTransport, @unchecked Sendable {
     private let lock = NSLock()
     private var armed = false
 
+    /// Wraps `base`, with no failure armed.
     init(wrapping base: any HTTPTransport) {
         self.base = base
     }
+
+    /// Whether the next request will fail.
+    var isArmed: Bool { lock.withLock { armed } }
 
     /// Makes the next request fail.
     func failNextRequest() {
         lock.withLock { armed = true }
     }
 
+    /// Answers 503 if a failure is armed, otherwise forwards `request`. A request whose task
+    /// is already cancelled is not sent and leaves the failure armed for the next one.
     func send(_ request: URLRequest) async throws -> HTTPResponse {
+        try Task.checkCancellation()
         let failing = lock.withLock {
             defer { armed = false }
             return armed

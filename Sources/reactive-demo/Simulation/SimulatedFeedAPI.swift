@@ -35,17 +35,33 @@ final class SimulatedFeedAPI: HTTPTransport, @unchecked Sendable {
         let pages = (totalPosts + pageSize - 1) / pageSize
         let first = (page - 1) * pageSize + 1
         let posts = first > totalPosts ? [] : (first...min(totalPosts, first + pageSize - 1)).map(Self.post)
-        let body: [String: Any] = [
-            "data": ["items": posts.map { ["id": $0.id, "title": $0.title, "author": $0.author] }],
-            "page": page, "page_size": pageSize, "number_of_pages": pages, "total_count": totalPosts,
-        ]
-        let data = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
+        let body = PageBody(data: .init(items: posts), page: page, pageSize: pageSize, numberOfPages: pages, totalCount: totalPosts)
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.outputFormatting = .sortedKeys
+        let data = try encoder.encode(body)
         return HTTPResponse(statusCode: 200, headers: ["Content-Type": "application/json"], body: data, url: url)
     }
 
+    /// The JSON body of one page.
+    private struct PageBody: Encodable {
+        /// The wrapper the posts are nested in (key path `data.items`).
+        struct Items: Encodable {
+            let items: [FeedPost]
+        }
+
+        let data: Items
+        let page: Int
+        let pageSize: Int
+        let numberOfPages: Int
+        let totalCount: Int
+    }
+
+    /// Authors and subjects the posts are made of.
     static let authors = ["ada", "grace", "linus", "barbara"]
     static let subjects = ["Signals", "diffing", "pagination", "placeholders", "selection", "threads", "sections"]
 
+    /// The post with `id`.
     static func post(_ id: Int) -> FeedPost {
         FeedPost(id: id, title: "Notes on \(subjects[id % subjects.count]) #\(id)", author: authors[id % authors.count])
     }
