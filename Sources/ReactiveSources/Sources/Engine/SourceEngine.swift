@@ -130,6 +130,15 @@ final class SourceEngine<Object: Hashable & Sendable>: @unchecked Sendable {
         }
     }
 
+    /// Cancels the task in flight, if any, without ending its fetch here: for an owner that
+    /// is going away. The task stops (its fetcher sees the cancellation) and ends the fetch
+    /// as cancelled through ``fail(_:error:finalize:)`` if anyone still holds the engine.
+    func cancelTask() {
+        lock.lock()
+        defer { lock.unlock() }
+        task?.cancel()
+    }
+
     /// Ends the fetch in flight (if any) as cancelled. Caller holds the lock.
     private func endInFlight() {
         guard inFlight else { return }

@@ -60,6 +60,13 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
         engine = SourceEngine(snapshot: Snapshot(sections: [Section(id: name, title: name)]))
     }
 
+    /// A source going away cancels its refresh and next page in flight (their tasks hold it
+    /// weakly, so they would otherwise run, and keep their requests open, to the end).
+    deinit {
+        engine.cancelTask()
+        book.task?.cancel()
+    }
+
     public var updates: Property<SnapshotUpdate<Object>> { engine.updates }
     public var loadState: Property<LoadState> { engine.loadState }
     public var loadEvents: Signal<LoadEvent> { engine.loadEvents }

@@ -38,6 +38,13 @@ public final class RemoteDataSource<Object: Hashable & Sendable>: DataSource {
         engine = SourceEngine(snapshot: Snapshot(sections: [Section(id: name, title: name)]))
     }
 
+    /// A source going away cancels its fetch in flight (the fetch task holds only the
+    /// engine, so it would otherwise run, and keep its request open, to the end); the fetch
+    /// still ends with `didFail(.cancelled)` for observers of ``loadEvents``.
+    deinit {
+        engine.cancelTask()
+    }
+
     public var updates: Property<SnapshotUpdate<Object>> { engine.updates }
     public var loadState: Property<LoadState> { engine.loadState }
     public var loadEvents: Signal<LoadEvent> { engine.loadEvents }
