@@ -26,6 +26,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "SignalsTests", dependencies: ["Signals"], swiftSettings: strict),
+        .testTarget(name: "ReactiveDemoTests", dependencies: ["reactive-demo", "ReactiveSources"], swiftSettings: strict),
         .testTarget(
             name: "ReactiveSourcesTests",
             dependencies: ["ReactiveSources"],

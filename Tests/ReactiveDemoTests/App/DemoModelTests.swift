@@ -1,0 +1,116 @@
+import Foundation
+import ReactiveSources
+import Testing
+@testable import reactive_demo
+
+/// The demo's Multi, driven through its controller with the simulated API (no latency):
+/// sections, the poem's selection policy, an injected failure and the status it shows.
+@Suite(.timeLimit(.minutes(1))) struct DemoModelTests {
+    static let poem = ["first line", "second line", "third line", "fourth line", "fifth line"]
+
+    /// A started model over a temporary poem and the simulated API answering after
+    /// `latency` milliseconds, once every section has settled.
+    static func settledModel(latency: Int = 0) async throws -> (DemoController, PoemFile) {
+        let file = try PoemFile(lines: poem)
+        var options = DemoOptions()
+        options.latencyMilliseconds = latency
+        let controller = DemoController(model: DemoModel(options: options, poemURL: file.url))
+        controller.model.start()
+        await waitUntil(controller.model.multi.loadState) { !$0.isFetching }
+        return (controller, file)
+    }
+
+    @Test func sectionsAreThePoemTheFeedThePhotosAndThePhotosByKind() async throws {
+        let (controller, file) = try await Self.settledModel()
+        defer { file.remove() }
+        let snapshot = controller.model.multi.snapshot
+        #expect(snapshot.sections.map(\.title) == ["Poem", "Feed", "Photos", "Photos · landscape", "Photos · people", "Photos · portrait"])
+        #expect(snapshot.sections[0].objects == Self.poem.enumerated().map { DemoItem.line(number: $0.offset + 1, text: $0.element) })
+        #expect(snapshot.sections[1].objects == (1...5).map { DemoItem.post(SimulatedFeedAPI.post($0)) })
+        #expect(snapshot.sections[1].placeholder == .loadingMore)
+        #expect(snapshot.sections[2].objects == PhotoStream.photos.map(DemoItem.photo))
+        #expect(snapshot.sections[3].objects.count + snapshot.sections[4].objects.count + snapshot.sections[5].objects.count == PhotoStream.photos.count)
+    }
+
+    @Test func thePoemKeepsAtMostTwoAndAtLeastOneSelectedLine() async throws {
+        let (controller, file) = try await Self.settledModel()
+        defer { file.remove() }
+        let selection = controller.model.selection
+        for item in 0..<3 {
+            try selection.select(at: IndexPath(item: item, section: 0))
+        }
+        #expect(selection.selectedObjects == [.line(number: 2, text: "second line"), .line(number: 3, text: "third line")])
+        try selection.deselect(at: IndexPath(item: 1, section: 0))
+        #expect(throws: SelectionError.belowMinimum(section: 0, minimum: 1)) {
+            try selection.deselect(at: IndexPath(item: 2, section: 0))
+        }
+        #expect(selection.selectedIndexPaths == [IndexPath(item: 2, section: 0)])
+
+        // Other sections have no limit.
+        for item in 0..<4 {
+            try selection.select(at: IndexPath(item: item, section: 1))
+        }
+        #expect(selection.selectedObjects(inSection: 1).count == 4)
+    }
+
+    @Test func spaceTogglesTheRowUnderTheCursorAndReportsARefusal() async throws {
+        let (controller, file) = try await Self.settledModel()
+        defer { file.remove() }
+        #expect(controller.handle(.down))
+        #expect(controller.cursor == IndexPath(item: 0, section: 0))
+        #expect(controller.handle(.select))
+        #expect(controller.model.selection.selectedIndexPaths == [IndexPath(item: 0, section: 0)])
+        #expect(controller.handle(.select))
+        #expect(controller.model.selection.selectedIndexPaths == [IndexPath(item: 0, section: 0)])
+        #expect(controller.message == SelectionError.belowMinimum(section: 0, minimum: 1).description)
+        #expect(controller.handle(.up))
+        #expect(controller.cursor == IndexPath(item: 0, section: 0))
+        #expect(!controller.handle(.quit))
+    }
+
+    @Test func anInjectedFailureFailsTheNextPageAndKeepsTheContent() async throws {
+        let (controller, file) = try await Self.settledModel()
+        defer { file.remove() }
+        let feed = controller.model.feed
+        _ = controller.handle(.injectFailure)
+        #expect(controller.statusLine().message == "the next feed request will fail")
+        _ = controller.handle(.nextPage)
+        await waitUntil(feed.pagination) { !$0.isLoadingNextPage }
+
+        #expect(feed.snapshot.sections[0].objects.count == 5)
+        let message = try #require(feed.pagination.value.nextPageError?.message)
+        #expect(message.contains("injected failure"))
+        #expect(feed.snapshot.sections[0].placeholder == .error(message: message))
+        let status = controller.statusLine()
+        #expect(status.nextPage == "failed")
+        #expect(status.message == "next page failed (n retries): \(message)")
+        #expect(status.page == 1 && status.numberOfPages == 5 && status.totalResults == 23 && status.shownResults == 5)
+        #expect(status.timings.map(\.name) == ["Poem", "Feed", "Photos"])
+        #expect(status.timings.allSatisfy { $0.lastMilliseconds != nil && $0.running == 0 })
+
+        // n retries the failed page.
+        _ = controller.handle(.nextPage)
+        await waitUntil(feed.pagination) { !$0.isLoadingNextPage }
+        #expect(feed.snapshot.sections[0].objects.count == 10)
+        #expect(controller.statusLine().page == 2)
+        #expect(controller.statusLine().message == nil)
+    }
+
+    @Test func cancelKeepsTheContentAndEndsTheFetch() async throws {
+        // A request takes 200 ms, so the cancel (the very next call) reaches it in flight.
+        let (controller, file) = try await Self.settledModel(latency: 200)
+        defer { file.remove() }
+        let feed = controller.model.feed
+        _ = controller.handle(.nextPage)
+        await waitUntil(feed.pagination) { !$0.isLoadingNextPage }
+        #expect(feed.snapshot.sections[0].objects.count == 10)
+
+        _ = controller.handle(.refresh)
+        _ = controller.handle(.cancel)
+        await waitUntil(controller.model.multi.loadState) { !$0.isFetching }
+        #expect(feed.snapshot.sections[0].objects.count == 10)
+        #expect(feed.pagination.value.loadedPages == 2)
+        #expect(feed.loadState.value.error == .cancelled)
+        #expect(controller.message == "cancelled")
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import ReactiveSources
+import Testing
+@testable import reactive_demo
+
+/// A snapshot with objects, each kind of placeholder, a cursor and a selection renders to
+/// exactly the expected lines.
+@Suite struct TableRendererTests {
+    static let post = FeedPost(id: 7, title: "Hello", author: "ada")
+
+    static let snapshot = Snapshot<DemoItem>(sections: [
+        Section(id: "poem", title: "Poem", objects: [.line(number: 1, text: "one"), .line(number: 2, text: "two")]),
+        Section(id: "feed", title: "Feed", placeholder: .loading),
+        Section(id: "empty", title: "Empty", placeholder: .noResults),
+        Section(id: "broken", title: "Broken", objects: [.post(post)], placeholder: .error(message: "HTTP 503")),
+        Section(id: "more", title: "More", objects: [.photo(Photo(id: 1, caption: "Cat", kind: "portrait"))], placeholder: .loadingMore),
+    ])
+
+    @Test func placeholdersSelectionAndCursor() {
+        let lines = TableRenderer(width: 40).render(
+            Self.snapshot,
+            cursor: IndexPath(item: 1, section: 0),
+            selected: [IndexPath(item: 0, section: 0), IndexPath(item: 0, section: 3)],
+            spinnerFrame: 2
+        )
+        #expect(lines == [
+            "ReactiveSources demo",
+            "── Poem ──────────────────────── 2 items",
+            "   [x]  1  one",
+            " ▸ [ ]  2  two",
+            "── Feed ──────────────────────── 0 items",
+            "       ⠹ Loading…",
+            "── Empty ─────────────────────── 0 items",
+            "       ∅ No results",
+            "── Broken ─────────────────────── 1 item",
+            "   [x] #7 Hello — ada",
+            "       ✖ Error: HTTP 503",
+            "── More ───────────────────────── 1 item",
+            "   [ ] 📷 Cat (portrait)",
+            "       ↓ More to load (n)",
+        ])
+    }
+
+    @Test func loadingMoreSpinsOnlyWhileTheNextPageLoads() {
+        let renderer = TableRenderer()
+        #expect(renderer.text(for: .loadingMore, spinnerFrame: 0, nextPageLoading: true) == "⠋ Loading more…")
+        #expect(renderer.text(for: .loadingMore, spinnerFrame: 0, nextPageLoading: false) == "↓ More to load (n)")
+        #expect(renderer.text(for: .loading, spinnerFrame: 11) == "⠙ Loading…")
+        #expect(renderer.text(for: .loading, spinnerFrame: -1) == "⠏ Loading…")
+    }
+
+    @Test func statusLinesFollowARuleAndLongLinesAreCut() {
+        let status = StatusLine(
+            contentState: "loaded", page: 1, numberOfPages: 5, totalResults: 23, shownResults: 5,
+            nextPage: "available", timings: [], message: "a message that is far too long to fit in thirty columns"
+        )
+        let lines = TableRenderer(width: 30).render(Snapshot(), status: status)
+        #expect(lines == [
+            "ReactiveSources demo",
+            "══════════════════════════════",
+            "state: loaded · page 1 of 5 ·…",
+            "a message that is far too lon…",
+        ])
+        #expect(lines.allSatisfy { $0.count <= 30 })
+    }
+
+    @Test func aCutSectionShowsItsTailOrAWindowAroundTheCursor() {
+        let lines = (1...10).map { DemoItem.line(number: $0, text: "l\($0)") }
+        let snapshot = Snapshot(sections: [Section(id: "p", title: "P", objects: lines)])
+        let renderer = TableRenderer(width: 20, rowBudget: 5)
+        #expect(renderer.render(snapshot, title: "T") == [
+            "T",
+            "── P ────── 10 items",
+            "     … 7 more above",
+            "   [ ]  8  l8",
+            "   [ ]  9  l9",
+            "   [ ] 10  l10",
+        ])
+        #expect(renderer.render(snapshot, cursor: IndexPath(item: 4, section: 0), title: "T") == [
+            "T",
+            "── P ────── 10 items",
+            "     … 3 more above",
+            "   [ ]  4  l4",
+            " ▸ [ ]  5  l5",
+            "   [ ]  6  l6",
+            "     … 4 more below",
+        ])
+    }
+
+    @Test func theRowBudgetIsSharedOutOverSections() {
+        #expect(TableRenderer(rowBudget: nil).rowLimits(for: [8, 23, 6]) == [8, 23, 6])
+        // Three cut sections: 5 + 5 + 4 rows and 2 "more" lines each fill 20 lines.
+        #expect(TableRenderer(rowBudget: 20).rowLimits(for: [8, 23, 6]) == [5, 5, 4])
+        // Small sections are shown whole and leave the rest to the big one.
+        #expect(TableRenderer(rowBudget: 12).rowLimits(for: [2, 30, 1]) == [2, 7, 1])
+        // Everything fits.
+        #expect(TableRenderer(rowBudget: 50).rowLimits(for: [2, 30, 1]) == [2, 30, 1])
+        // No room: every non-empty section still shows one row.
+        #expect(TableRenderer(rowBudget: 0).rowLimits(for: [5, 0, 5]) == [1, 0, 1])
+    }
+}

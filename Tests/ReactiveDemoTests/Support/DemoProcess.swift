@@ -1,0 +1,80 @@
+import Foundation
+
+/// Runs the built `reactive-demo` executable with stdout and stderr piped and stdin empty,
+/// as CI would.
+struct DemoProcess {
+    /// What a run printed and how it ended.
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+
+        /// Standard output split into lines (without the final empty one).
+        var lines: [String] {
+            var lines = stdout.components(separatedBy: "\n")
+            if lines.last == "" { lines.removeLast() }
+            return lines
+        }
+    }
+
+    /// The executable, found next to the test bundle (both live in the build's bin directory).
+    static func executable() throws -> URL {
+        var directories: [URL] = []
+        if let executable = Bundle.main.executableURL { directories.append(executable.deletingLastPathComponent()) }
+        directories.append(Bundle.main.bundleURL)
+        directories.append(Bundle.main.bundleURL.deletingLastPathComponent())
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            directories.append(bundle.bundleURL.deletingLastPathComponent())
+        }
+        let candidates = directories.map { $0.appendingPathComponent("reactive-demo") }
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw DemoProcessError.executableNotFound(searched: candidates.map(\.path))
+        }
+        return found
+    }
+
+    /// Runs the demo with `arguments` and waits for it to exit.
+    static func run(_ arguments: [String]) throws -> Result {
+        let process = Process()
+        process.executableURL = try executable()
+        process.arguments = arguments
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Drain stderr on another thread so neither pipe can fill up and block the demo.
+        let errorData = DataBox()
+        let drained = DispatchSemaphore(value: 0)
+        Thread {
+            errorData.data = errors.fileHandleForReading.readDataToEndOfFile()
+            drained.signal()
+        }.start()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        drained.wait()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus,
+            stdout: String(decoding: outputData, as: UTF8.self),
+            stderr: String(decoding: errorData.data, as: UTF8.self)
+        )
+    }
+}
+
+/// Why the demo could not be run.
+enum DemoProcessError: Error, CustomStringConvertible {
+    case executableNotFound(searched: [String])
+
+    var description: String {
+        switch self {
+        case .executableNotFound(let searched):
+            return "reactive-demo not found (build it with `swift build`); looked at \(searched.joined(separator: ", "))"
+        }
+    }
+}
+
+/// Carries stderr's bytes from the draining thread; the semaphore orders write and read.
+private final class DataBox: @unchecked Sendable {
+    var data = Data()
+}
