@@ -1,16 +1,21 @@
 import BenchCases
-for layers in [5, 10, 20, 40, 80] {
-    let bench = combineCellx(layers: layers)
-    let clock = ContinuousClock()
-    let t = clock.now
-    let extra = bench.run()
-    print("combine cellx", layers, extra, clock.now - t)
+import Foundation
+
+// Runs every comparison side by side and prints a markdown table of medians and ratios.
+//   reactive-bench [--smoke] [--filter TEXT] [--iterations N]
+// Exits 1 if our side fails a correctness count (peers' extra runs are only reported).
+
+let config = BenchConfig.fromEnvironment()
+let clock = ContinuousClock()
+let started = clock.now
+print("reactive-bench\(config.smoke ? " --smoke" : ""): medians of \(config.smoke ? "a few" : "many") samples; ratios within this run.\n")
+let results = await Runner.all(config: config) { name in
+    FileHandle.standardError.write(Data("running \(name)...\n".utf8))
 }
-for shape in Shape.allCases {
-    for (name, make) in [("signals", signalsGraph), ("floor", floorGraph), ("combine", combineGraph)] as [(String, (Shape) -> GraphBench)] {
-        let bench = make(shape)
-        var extra = 0
-        let m = measure(name, iterations: 5) { extra += bench.run() }
-        print(shape.title, name, m.median.pretty, extra)
-    }
+print(Report.markdown(results))
+print("total time: \((clock.now - started).pretty)")
+let incorrect = results.filter { !$0.oursIsCorrect }
+if !incorrect.isEmpty {
+    print("OUR SIDE IS INCORRECT in: " + incorrect.map(\.name).joined(separator: ", "))
+    exit(1)
 }

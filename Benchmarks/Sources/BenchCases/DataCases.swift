@@ -1,0 +1,173 @@
+import Foundation
+import ReactiveSources
+import Signals
+
+/// An object of the data-source cases.
+public struct Item: Hashable, Sendable {
+    public var id: Int
+    public var group: Int
+}
+
+// MARK: - Case 2: Multi
+
+/// 100 children x 1,000 objects; each timed step appends 10 objects to one child.
+/// - ours: `MultiDataSource` over `SimpleDataSource`s, observed (the observer gets the
+///   composed snapshot and change set before `append` returns);
+/// - rebuild: the same appends on plain `SimpleDataSource`s, then the composed snapshot
+///   rebuilt from every child (100k objects copied);
+/// - rebuild + diff: the rebuild plus `ChangeSet(from:to:)` against the previous snapshot,
+///   which is what a non-incremental Multi needs to publish a change set.
+public enum MultiCase {
+    static func children(_ count: Int, objects: Int) -> [SimpleDataSource<Item>] {
+        (0..<count).map { c in
+            SimpleDataSource(name: "child \(c)", objects: (0..<objects).map { Item(id: c * 10_000_000 + $0, group: 0) })
+        }
+    }
+
+    static func more(child: Int, step: Int) -> [Item] {
+        (0..<10).map { Item(id: child * 10_000_000 + 1_000_000 + step * 10 + $0, group: 1) }
+    }
+
+    public static func run(config: BenchConfig) -> CaseResult {
+        let childCount = config.smoke ? 20 : 100
+        let perChild = config.smoke ? 200 : 1000
+        let iterations = config.iterations(300)
+
+        // Ours.
+        let kids = children(childCount, objects: perChild)
+        let multi = MultiDataSource(children: kids)
+        let deliveries = Counter()
+        let inserted = Counter()
+        let sub = multi.updates.observe { update in
+            deliveries.count += 1
+            inserted.count = update.changes.insertedRows.count
+        }
+        var step = 0
+        var expectedObjects = childCount * perChild
+        let ours = measure("ours", iterations: iterations) {
+            let child = step % childCount
+            let before = deliveries.count
+            kids[child].append(more(child: child, step: step))
+            step += 1
+            expectedObjects += 10
+            check(deliveries.count == before + 1 && inserted.count == 10, "multi: one delivery with 10 inserted rows")
+        }
+        check(multi.snapshot.objectCount == expectedObjects, "multi object count")
+        sub.cancel()
+
+        // Rebuild from scratch.
+        func rebuild(_ kids: [SimpleDataSource<Item>]) -> Snapshot<Item> {
+            Snapshot(sections: kids.map { Section(id: $0.name, title: $0.name, objects: $0.snapshot.allObjects) })
+        }
+        let plain = children(childCount, objects: perChild)
+        var plainStep = 0
+        let rebuilt = measure("rebuild", iterations: iterations) {
+            let child = plainStep % childCount
+            plain[child].append(more(child: child, step: plainStep))
+            plainStep += 1
+            let snapshot = rebuild(plain)
+            consume(snapshot)
+        }
+        check(rebuild(plain).objectCount == expectedObjects, "rebuild object count")
+
+        let plain2 = children(childCount, objects: perChild)
+        var previous = rebuild(plain2)
+        var diffStep = 0
+        let rebuiltDiffed = measure("rebuild + diff", iterations: config.smoke ? iterations : 30) {
+            let child = diffStep % childCount
+            plain2[child].append(more(child: child, step: diffStep))
+            diffStep += 1
+            let snapshot = rebuild(plain2)
+            let changes = ChangeSet(from: previous, to: snapshot)
+            check(changes.insertedRows.count == 10, "rebuild + diff: 10 inserted rows")
+            previous = snapshot
+        }
+        return CaseResult(
+            group: "data", name: "Multi \(childCount) x \(perChild): append 10 to one child",
+            measurements: [ours, rebuilt, rebuiltDiffed], baseline: "rebuild"
+        )
+    }
+}
+
+// MARK: - Case 3: Diff
+
+/// `ChangeSet(from:to:)` (one section) against the stdlib's `CollectionDifference`
+/// (`difference(from:)`, Myers, without `inferringMoves()`), on `Int` objects.
+public enum DiffCase {
+    /// Old and new arrays: `n` elements, `removed` deleted, `inserted` new ones inserted at
+    /// random places, `moved` survivors moved to random places. Deterministic.
+    public static func inputs(n: Int, removed: Int, inserted: Int, moved: Int) -> (old: [Int], new: [Int]) {
+        var rng = SplitMix64(seed: 42)
+        let old = Array(0..<n)
+        var new = old
+        for _ in 0..<removed { new.remove(at: Int.random(in: 0..<new.count, using: &rng)) }
+        for _ in 0..<moved {
+            let element = new.remove(at: Int.random(in: 0..<new.count, using: &rng))
+            new.insert(element, at: Int.random(in: 0...new.count, using: &rng))
+        }
+        for k in 0..<inserted { new.insert(n + k, at: Int.random(in: 0...new.count, using: &rng)) }
+        return (old, new)
+    }
+
+    public static func run(config: BenchConfig, n: Int, removed: Int, inserted: Int, moved: Int, stdlibIterations: Int) -> CaseResult {
+        let (old, new) = inputs(n: n, removed: removed, inserted: inserted, moved: moved)
+        let oldSnapshot = Snapshot(sections: [Section(id: "s", objects: old)])
+        let newSnapshot = Snapshot(sections: [Section(id: "s", objects: new)])
+
+        let once = ChangeSet(from: oldSnapshot, to: newSnapshot)
+        check(once.deletedRows.count == removed && once.insertedRows.count == inserted, "diff counts")
+        check(once.movedRows.count <= moved, "diff: at most \(moved) moves (got \(once.movedRows.count))")
+        check(once.applied(to: oldSnapshot, valuesFrom: newSnapshot) == newSnapshot, "diff applies")
+        let ours = measure("ours", iterations: config.iterations(30)) {
+            consume(ChangeSet(from: oldSnapshot, to: newSnapshot))
+        }
+        let difference = new.difference(from: old)
+        check(old.applying(difference) == new, "CollectionDifference applies")
+        let stdlib = measure("CollectionDifference", iterations: config.iterations(stdlibIterations), warmup: 0) {
+            consume(new.difference(from: old))
+        }
+        return CaseResult(
+            group: "data", name: "Diff \(n) (-\(removed)/+\(inserted)/\(moved) moved)",
+            measurements: [ours, stdlib], baseline: "CollectionDifference",
+            notes: ["ours finds \(once.movedRows.count) moves; CollectionDifference reports \(difference.removals.count) removals + \(difference.insertions.count) insertions"]
+        )
+    }
+}
+
+// MARK: - Case 4: Sectioned
+
+/// Grouping `n` objects into 100 sections sorted by key: `SectionedDataSource`'s first
+/// snapshot against `Dictionary(grouping:by:)` plus sorting the keys.
+public enum SectionedCase {
+    public static func run(config: BenchConfig) -> CaseResult {
+        let n = config.smoke ? 50_000 : 1_000_000
+        var rng = SplitMix64(seed: 7)
+        let objects = (0..<n).map { Item(id: $0, group: Int.random(in: 0..<100, using: &rng)) }
+        let child = SimpleDataSource(name: "all", objects: objects)
+        _ = child.snapshot
+
+        func baseline() -> Snapshot<Item> {
+            let groups = Dictionary(grouping: objects, by: \.group)
+            let sections = groups.keys.sorted().map { key in
+                Section(id: String(describing: key), title: String(describing: key), objects: groups[key]!)
+            }
+            return Snapshot(sections: sections)
+        }
+        let expected = baseline()
+        let iterations = config.iterations(10)
+        let ours = measure("ours", iterations: iterations) {
+            let sectioned = SectionedDataSource(child: child, key: { $0.group }, sectionOrder: .ascending)
+            let snapshot = sectioned.snapshot
+            check(snapshot.numberOfSections == expected.numberOfSections, "sectioned sections")
+        }
+        let sectioned = SectionedDataSource(child: child, key: { $0.group }, sectionOrder: .ascending)
+        check(sectioned.snapshot.sections.map(\.objects) == expected.sections.map(\.objects), "sectioned equals the baseline grouping")
+        let grouping = measure("Dictionary(grouping:) + sort", iterations: iterations) {
+            consume(baseline())
+        }
+        return CaseResult(
+            group: "data", name: "Sectioned \(n / 1000)k objects into 100 sorted sections",
+            measurements: [ours, grouping], baseline: "Dictionary(grouping:) + sort"
+        )
+    }
+}
