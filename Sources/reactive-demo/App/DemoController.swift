@@ -4,7 +4,9 @@ import ReactiveSources
 /// The demo's interaction state (cursor, message) and its reaction to keys. Rendering reads
 /// it; both terminal and log modes drive it. Thread-safe.
 final class DemoController: @unchecked Sendable {
+    /// The sources driven and shown.
     let model: DemoModel
+    /// Guards the cursor and the message.
     private let lock = NSLock()
     private var cursorPath: IndexPath?
     private var messageText: String?

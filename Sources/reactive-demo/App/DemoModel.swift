@@ -5,10 +5,15 @@ import Signals
 /// The demo's sources: a Multi of the poem's lines, a paginated feed, photos arriving one by
 /// one, and the photos grouped by kind, all mapped to ``DemoItem``.
 final class DemoModel: Sendable {
+    /// The bundled poem, read line by line (section 1).
     let lines: RemoteDataSource<DemoItem>
+    /// The paginated feed from the simulated or `--url` API (section 2).
     let feed: PaginatedDataSource<FeedPost>
+    /// Photos arriving one at a time (section 3; regrouped by kind after it).
     let photos: RemoteDataSource<Photo>
+    /// Every section above, spliced into one source: what the table shows.
     let multi: MultiDataSource<DemoItem>
+    /// The selected rows of the Multi (the poem's under ``poemPolicy``, the others unlimited).
     let selection: Selection<DemoItem>
     /// The simulated API, or `nil` when `--url` points at a real one.
     let simulatedAPI: SimulatedFeedAPI?
@@ -21,6 +26,8 @@ final class DemoModel: Sendable {
     /// The poem section's selection policy: at least 1 line, at most 2.
     static let poemPolicy = SelectionPolicy(minimum: 1, maximum: 2)
 
+    /// Builds the sources for `options`, reading the poem from `poemURL`. Nothing is fetched
+    /// until ``start()``.
     init(options: DemoOptions, poemURL: URL) {
         let latency = Duration.milliseconds(options.latencyMilliseconds)
         lines = RemoteDataSource(name: "Poem", fetcher: TimedFetcher(base: NumberedLinesFetcher(url: poemURL), name: "Poem", timings: timings), placeholders: .all)

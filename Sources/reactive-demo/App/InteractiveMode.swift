@@ -62,7 +62,9 @@ extension InteractiveMode {
 
 /// Set by observers, taken by the drawing loop.
 final class RedrawFlag: @unchecked Sendable {
+    /// Guards `isSet`.
     private let lock = NSLock()
+    /// Whether a redraw is pending (the first frame is).
     private var isSet = true
 
     /// Asks for a redraw.

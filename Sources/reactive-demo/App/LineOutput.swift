@@ -2,7 +2,9 @@ import Foundation
 
 /// Writes whole lines to stdout, one at a time, from any thread.
 final class LineOutput: @unchecked Sendable {
+    /// Keeps lines from different threads whole.
     private let lock = NSLock()
+    /// When the output was created: time zero of ``log(_:)``.
     private let started = ContinuousClock.now
 
     /// Writes `line`.

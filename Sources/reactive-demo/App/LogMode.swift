@@ -10,7 +10,9 @@ struct LogMode {
     /// The flags (pages to load; whether `--url` is used).
     let options: DemoOptions
 
+    /// Where the log and the table go.
     private let output = LineOutput()
+    /// The sources driven.
     private var model: DemoModel { controller.model }
 
     /// Runs the scripted session and returns the exit status.
@@ -71,6 +73,7 @@ struct LogMode {
         }
     }
 
+    /// Selects (or deselects) the row at `path` and logs the selection or the refusal.
     private func select(_ path: IndexPath, deselecting: Bool) {
         let verb = deselecting ? "deselect" : "select"
         do {
@@ -86,6 +89,7 @@ struct LogMode {
         }
     }
 
+    /// Logs `text` with the elapsed time.
     private func log(_ text: String) {
         output.log(text)
     }

@@ -18,5 +18,6 @@ func runBlocking<Result: Sendable>(_ body: @escaping @Sendable () async -> Resul
 /// Carries a result from the detached task to the blocked thread; the semaphore orders the
 /// write before the read.
 private final class ResultBox<Value: Sendable>: @unchecked Sendable {
+    /// The result, once the task has returned.
     var value: Value?
 }

@@ -6,23 +6,30 @@ struct DemoOptions: Equatable {
     var url: URL?
     /// Dotted key path of the array in each page's JSON.
     var keyPath = "data.items"
-    /// Response keys of the page-number paginator.
+    /// Response key of the page number.
     var pageKey = "page"
+    /// Response key of the page size.
     var pageSizeKey = "page_size"
+    /// Response key of the number of pages.
     var numberOfPagesKey = "number_of_pages"
+    /// Response key of the total number of objects.
     var totalCountKey = "total_count"
-    /// Query parameters the page number and page size are sent in.
+    /// Query parameter the page number is sent in.
     var pageParameter = "page"
+    /// Query parameter the page size is sent in.
     var pageSizeParameter = "page_size"
+    /// Objects per page requested.
     var pageSize = 5
-    /// Simulated API latency per request.
+    /// Simulated API latency per request, in milliseconds.
     var latencyMilliseconds = 250
     /// In log mode, how many feed pages to load before printing the final table.
     var pages = 3
     /// Print a log instead of drawing, even on a terminal.
     var forceLog = false
+    /// Print the help and exit.
     var showHelp = false
 
+    /// The `--help` text: every flag, one a line.
     static let help = """
     reactive-demo: watch a Multi data source update live.
 
@@ -91,11 +98,16 @@ struct DemoOptions: Equatable {
 
 /// A command-line mistake, described in one line.
 enum DemoOptionsError: Error, Equatable, CustomStringConvertible {
+    /// A flag (or argument) the demo does not know.
     case unknownFlag(String)
+    /// A flag that needs a value came last or before another flag.
     case missingValue(String)
+    /// A numeric flag's value is not a whole number in `range`.
     case invalidNumber(flag: String, value: String, range: ClosedRange<Int>)
+    /// `--url`'s value is not an http(s) URL with a host.
     case invalidURL(String)
 
+    /// The mistake in one line, for stderr.
     var description: String {
         switch self {
         case .unknownFlag(let flag): return "unknown option '\(flag)' (see --help)"

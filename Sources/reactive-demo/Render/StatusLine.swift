@@ -5,11 +5,13 @@ import Foundation
 struct StatusLine: Equatable, Sendable {
     /// The Multi's content state ("loading", "loaded", "no content", "error", ...).
     var contentState: String
-    /// The feed's last loaded page, and how many pages the API reported.
+    /// The feed's last loaded page, if known.
     var page: Int?
+    /// How many pages the API reported, if it did.
     var numberOfPages: Int?
-    /// The feed's total result count as reported by the API, and how many are shown.
+    /// The feed's total result count as the API reported it, if it did.
     var totalResults: Int?
+    /// How many of the feed's results are shown.
     var shownResults: Int
     /// The next-page state: "available", "none", "loading" or "failed".
     var nextPage: String

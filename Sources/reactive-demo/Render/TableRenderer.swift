@@ -107,6 +107,7 @@ struct TableRenderer {
         return start..<(start + limit)
     }
 
+    /// `line`, cut to ``width`` with a trailing "…" when longer.
     private func fit(_ line: String) -> String {
         line.count <= width ? line : String(line.prefix(max(0, width - 1))) + "…"
     }

@@ -7,8 +7,11 @@ import ReactiveSources
 /// Wraps a transport so the next request can be made to fail (the demo's `e` key): it then
 /// answers HTTP 503 without reaching the API.
 final class FailureInjector: HTTPTransport, @unchecked Sendable {
+    /// The transport that answers requests that are not failed.
     private let base: any HTTPTransport
+    /// Guards `armed`.
     private let lock = NSLock()
+    /// Whether the next request fails.
     private var armed = false
 
     /// Wraps `base`, with no failure armed.

@@ -2,6 +2,7 @@ import Foundation
 
 /// "Photos" that arrive one at a time, so partial loads are visible.
 enum PhotoStream {
+    /// The photos, in arrival order.
     static let photos: [Photo] = [
         Photo(id: 1, caption: "Harbour at dawn", kind: "landscape"),
         Photo(id: 2, caption: "Grandma's cat", kind: "portrait"),

@@ -11,12 +11,18 @@ import ReactiveSources
 /// Responses look like `{"data": {"items": [...]}, "page", "page_size", "number_of_pages",
 /// "total_count"}`.
 final class SimulatedFeedAPI: HTTPTransport, @unchecked Sendable {
+    /// The API's address (never resolved: requests stay in-process).
     static let baseURL = URL(string: "https://feed.example")!
+    /// How many posts the feed has.
     let totalPosts: Int
+    /// How long each request takes.
     let latency: Duration
+    /// Guards `requestCount`.
     private let lock = NSLock()
+    /// Requests served so far.
     private var requestCount = 0
 
+    /// An API of `totalPosts` posts answering after `latency`.
     init(totalPosts: Int = 23, latency: Duration = .milliseconds(250)) {
         self.totalPosts = totalPosts
         self.latency = latency
@@ -25,6 +31,8 @@ final class SimulatedFeedAPI: HTTPTransport, @unchecked Sendable {
     /// How many requests were served.
     var requestsServed: Int { lock.withLock { requestCount } }
 
+    /// Answers `request` after the latency with the page its `page` and `page_size` query
+    /// parameters ask for (a page past the end is empty).
     func send(_ request: URLRequest) async throws -> HTTPResponse {
         let url = request.url ?? Self.baseURL
         try await Task.sleep(for: latency)
@@ -50,15 +58,21 @@ final class SimulatedFeedAPI: HTTPTransport, @unchecked Sendable {
             let items: [FeedPost]
         }
 
+        /// The posts, under `data.items`.
         let data: Items
+        /// The page answered, from 1.
         let page: Int
+        /// Posts per page.
         let pageSize: Int
+        /// How many pages there are.
         let numberOfPages: Int
+        /// How many posts there are.
         let totalCount: Int
     }
 
     /// Authors and subjects the posts are made of.
     static let authors = ["ada", "grace", "linus", "barbara"]
+    /// What the posts are about.
     static let subjects = ["Signals", "diffing", "pagination", "placeholders", "selection", "threads", "sections"]
 
     /// The post with `id`.

@@ -6,7 +6,22 @@ import Darwin
 
 /// A key press the demo understands.
 enum Key: Equatable, Sendable {
-    case nextPage, refresh, cancel, injectFailure, up, down, select, quit
+    /// `n`: load the feed's next page.
+    case nextPage
+    /// `r`: refresh every section.
+    case refresh
+    /// `c`: cancel every fetch.
+    case cancel
+    /// `e`: make the next feed request fail.
+    case injectFailure
+    /// Up arrow or `k`: move the cursor up.
+    case up
+    /// Down arrow or `j`: move the cursor down.
+    case down
+    /// Space or Return: select or deselect the row under the cursor.
+    case select
+    /// `q`, Ctrl-C or Ctrl-D: quit.
+    case quit
 
     /// Decodes keys from raw terminal bytes (arrow keys are `ESC [ A` / `ESC [ B`).
     static func decode(_ bytes: [UInt8]) -> [Key] {

@@ -91,6 +91,7 @@ enum TerminalRestorer {
         restoreTerminalNow()
     }
 
+    /// Installs `atexit` and the signal handlers the first time it is read.
     private static let installOnce: Void = {
         atexit { restoreTerminalNow() }
         for number in signals {

@@ -15,8 +15,11 @@ final class FetchTimings: @unchecked Sendable {
         var running = 0
     }
 
+    /// Guards `table`.
     private let lock = NSLock()
+    /// The figures, in display order.
     private var table: [Entry]
+    /// The clock fetches are timed with.
     private let clock = ContinuousClock()
 
     /// Creates empty timings for `names`, listed in that order.
@@ -41,6 +44,7 @@ final class FetchTimings: @unchecked Sendable {
         return try await body()
     }
 
+    /// Applies `change` to `name`'s entry, adding the entry at the end if it is new.
     private func update(_ name: String, _ change: (inout Entry) -> Void) {
         lock.withLock {
             if let index = table.firstIndex(where: { $0.name == name }) {

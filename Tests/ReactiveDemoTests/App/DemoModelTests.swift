@@ -72,12 +72,15 @@ import Testing
         let (controller, file) = try await Self.settledModel()
         defer { file.remove() }
         let feed = controller.model.feed
+        let api = try #require(controller.model.simulatedAPI)
+        let served = api.requestsServed
         _ = controller.handle(.injectFailure)
         #expect(controller.statusLine().message == "the next feed request will fail")
         _ = controller.handle(.nextPage)
         await waitUntil(feed.pagination) { !$0.isLoadingNextPage }
 
         #expect(feed.snapshot.sections[0].objects.count == 5)
+        #expect(api.requestsServed == served, "the injected failure must not reach the API")
         let message = try #require(feed.pagination.value.nextPageError?.message)
         #expect(message.contains("injected failure"))
         #expect(feed.snapshot.sections[0].placeholder == .error(message: message))
@@ -92,6 +95,7 @@ import Testing
         _ = controller.handle(.nextPage)
         await waitUntil(feed.pagination) { !$0.isLoadingNextPage }
         #expect(feed.snapshot.sections[0].objects.count == 10)
+        #expect(api.requestsServed == served + 1)
         #expect(controller.statusLine().page == 2)
         #expect(controller.statusLine().message == nil)
     }

@@ -5,8 +5,11 @@ import Foundation
 struct DemoProcess {
     /// What a run printed and how it ended.
     struct Result {
+        /// The exit status.
         let status: Int32
+        /// Everything written to stdout.
         let stdout: String
+        /// Everything written to stderr.
         let stderr: String
 
         /// Standard output split into lines (without the final empty one).
@@ -64,8 +67,10 @@ struct DemoProcess {
 
 /// Why the demo could not be run.
 enum DemoProcessError: Error, CustomStringConvertible {
+    /// No executable `reactive-demo` at any of the `searched` paths.
     case executableNotFound(searched: [String])
 
+    /// The problem in one line.
     var description: String {
         switch self {
         case .executableNotFound(let searched):
@@ -76,5 +81,6 @@ enum DemoProcessError: Error, CustomStringConvertible {
 
 /// Carries stderr's bytes from the draining thread; the semaphore orders write and read.
 private final class DataBox: @unchecked Sendable {
+    /// The bytes read.
     var data = Data()
 }
