@@ -27,6 +27,11 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
+            name: "reactive-profile",
+            dependencies: ["BenchCases"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
             name: "ReactiveBenchmarks",
             dependencies: [
                 "BenchCases",

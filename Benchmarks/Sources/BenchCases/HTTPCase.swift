@@ -98,6 +98,23 @@ public enum HTTPCase {
             check(count == total && !source.hasMorePages, "paginated: \(count) objects, expected \(total)")
         }
 
+        /// The fetcher alone, pages awaited one after another (no source, no observers):
+        /// separates the fetcher's cost from the data source's.
+        func fetcherOnly() async throws {
+            let fetcher = HTTPPageFetcher<FixtureItem>(
+                configuration: configuration, apiPath: "items", queryItems: query, keyPath: "items",
+                paging: PageNumberPaging(pageSize: pageSize)
+            )
+            var objects: [FixtureItem] = []
+            var token: PageToken? = .first
+            while let current = token {
+                let page = try await fetcher.fetchPage(current)
+                objects.append(contentsOf: page.objects)
+                token = page.objects.isEmpty || objects.count >= total ? nil : page.next
+            }
+            check(objects.count == total, "fetcher: \(objects.count) objects")
+        }
+
         func raw() async throws {
             var objects: [FixtureItem] = []
             let decoder = JSONDecoder()
@@ -116,9 +133,11 @@ public enum HTTPCase {
         let iterations = config.iterations(15)
         try await ours()
         try await raw()
+        try await fetcherOnly()
         let clock = ContinuousClock()
         var oursSamples: [Duration] = []
         var rawSamples: [Duration] = []
+        var fetcherSamples: [Duration] = []
         for _ in 0..<iterations {
             var start = clock.now
             try await ours()
@@ -126,10 +145,17 @@ public enum HTTPCase {
             start = clock.now
             try await raw()
             rawSamples.append(clock.now - start)
+            start = clock.now
+            try await fetcherOnly()
+            fetcherSamples.append(clock.now - start)
         }
         return CaseResult(
             group: "http", name: "\(pages) pages x \(pageSize) over loopback HTTP",
-            measurements: [Measurement(side: "ours", samples: oursSamples), Measurement(side: "URLSession + JSONDecoder", samples: rawSamples)],
+            measurements: [
+                Measurement(side: "ours", samples: oursSamples),
+                Measurement(side: "URLSession + JSONDecoder", samples: rawSamples),
+                Measurement(side: "HTTPPageFetcher alone (diagnostic)", samples: fetcherSamples),
+            ],
             baseline: "URLSession + JSONDecoder"
         )
     }

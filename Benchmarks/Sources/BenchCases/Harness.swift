@@ -11,6 +11,12 @@ public struct BenchConfig: Sendable {
     public var filter: String?
     public var iterationsOverride: Int?
 
+    public init(smoke: Bool = false, filter: String? = nil, iterationsOverride: Int? = nil) {
+        self.smoke = smoke
+        self.filter = filter
+        self.iterationsOverride = iterationsOverride
+    }
+
     public static func fromEnvironment(arguments: [String] = CommandLine.arguments) -> BenchConfig {
         var config = BenchConfig(smoke: false, filter: nil, iterationsOverride: nil)
         if let value = getenv("BENCH_SMOKE"), String(cString: value) != "0" { config.smoke = true }

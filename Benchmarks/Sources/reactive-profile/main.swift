@@ -1,0 +1,35 @@
+import BenchCases
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// A synchronous driver for profilers (valgrind cannot follow the async `reactive-bench`):
+//   reactive-profile <shape> <side> [iterations]
+// e.g. `valgrind --tool=callgrind reactive-profile deep ours 200` (strip debug info from a
+// copy of the binary first: valgrind 3.19 cannot read Swift 6.3's DWARF).
+// Shapes: deep broad diamond triangle mux repeated unstable avoidable cellx1000 create.
+// Sides: ours floor OpenCombine Observation.
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 3 else {
+    print("usage: reactive-profile <shape> <side> [iterations]")
+    exit(2)
+}
+let iterations = arguments.count > 3 ? Int(arguments[3]) ?? 100 : 100
+if arguments[1] == "create" {
+    switch arguments[2] {
+    case "ours": print(Creation.signals(count: 100_000, iterations: iterations).measurement.note ?? "")
+    case "floor": print(Creation.floor(count: 100_000, iterations: iterations).measurement.note ?? "")
+    default: print("unknown side")
+    }
+    exit(0)
+}
+guard let shape = Shape(rawValue: arguments[1]), let side = GraphSide(rawValue: arguments[2]), let bench = side.make(shape) else {
+    print("unknown shape or side")
+    exit(2)
+}
+var extra = 0
+for _ in 0..<iterations { extra += bench.run() }
+print("\(shape.rawValue) \(side.rawValue): \(iterations) iterations, \(extra) extra runs")
