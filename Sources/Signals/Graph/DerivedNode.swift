@@ -4,34 +4,50 @@
 /// recomputed when read, and only if a dependency's version actually changed since the last
 /// run. A recomputed value equal to the previous one keeps the version, so nothing
 /// downstream recomputes.
+///
+/// Performance: this code is not specialised for `Value` (it runs through the vtable from
+/// other modules), so it avoids `Value?`: every use of an `Optional<Value>` in unspecialised
+/// code asks the runtime for that type's metadata (a hash lookup), which was a third of all
+/// instructions on the kairo shapes. The value lives in a one-element buffer instead, and
+/// `compute` receives a pointer to the previous value (`nil` on the first run).
 final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
-    private var value: Value?
-    private let compute: @Sendable (Value?) -> Value
+    /// The current value, initialised once `hasValue` is true.
+    private let storage: UnsafeMutablePointer<Value>
+    @exclusivity(unchecked) private var hasValue = false
+    private let compute: @Sendable (UnsafePointer<Value>?) -> Value
     private let isEqual: (@Sendable (Value, Value) -> Bool)?
-    private var dependencies: ContiguousArray<Dependency> = []
+    @exclusivity(unchecked) private var dependencies: ContiguousArray<Dependency> = []
     /// Set by the push phase while watched; cleared once validated.
-    private var isStale = true
+    @exclusivity(unchecked) private var isStale = true
     /// Whether this node is in its dependencies' subscriber lists (true while observed).
-    private var isLinked = false
-    private var isComputing = false
+    @exclusivity(unchecked) private var isLinked = false
+    @exclusivity(unchecked) private var isComputing = false
     /// `graph.globalVersion` at the last validation, for unwatched reads.
-    private var validatedAt: UInt64 = 0
+    @exclusivity(unchecked) private var validatedAt: UInt64 = 0
 
-    init(compute: @escaping @Sendable (Value?) -> Value, isEqual: (@Sendable (Value, Value) -> Bool)?) {
+    /// `compute` gets the previous value (`nil` on the first run); the pointer is only valid
+    /// during the call.
+    init(compute: @escaping @Sendable (UnsafePointer<Value>?) -> Value, isEqual: (@Sendable (Value, Value) -> Bool)?) {
         self.compute = compute
         self.isEqual = isEqual
+        storage = .allocate(capacity: 1)
+    }
+
+    deinit {
+        if hasValue { storage.deinitialize(count: 1) }
+        storage.deallocate()
     }
 
     override func currentValue(in graph: Graph) -> Value {
         if isComputing {
-            guard let value else {
+            guard hasValue else {
                 preconditionFailure("Signals: a derived property read itself while computing its first value (dependency cycle).")
             }
-            return value
+            return storage.pointee
         }
         validate(in: graph)
         graph.track(self)
-        return value!
+        return storage.pointee
     }
 
     override func refresh() {
@@ -39,7 +55,7 @@ final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     }
 
     private func validate(in graph: Graph) {
-        if value != nil {
+        if hasValue {
             if !isLinked {
                 if validatedAt == graph.globalVersion { return }
             } else if !isStale {
@@ -69,7 +85,7 @@ final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         runEpoch = graph.nextEpoch()
         graph.tracker = self
         isComputing = true
-        let newValue = compute(value)
+        let newValue = compute(hasValue ? UnsafePointer(storage) : nil)
         isComputing = false
         graph.tracker = previousTracker
         // `collectedDependencies` now holds this run's reads; swap so the old list's buffer
@@ -79,8 +95,13 @@ final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
             relink(from: collectedDependencies, to: dependencies)
         }
         collectedDependencies.removeAll(keepingCapacity: true)
-        if let old = value, let isEqual, isEqual(old, newValue) { return }
-        value = newValue
+        if hasValue {
+            if let isEqual, isEqual(storage.pointee, newValue) { return }
+            storage.pointee = newValue
+        } else {
+            storage.initialize(to: newValue)
+            hasValue = true
+        }
         version &+= 1
     }
 

@@ -21,17 +21,17 @@ final class Graph: @unchecked Sendable {
 
     private let mutex = GraphLock()
     /// How many times the owning thread holds the lock.
-    private(set) var depth = 0
+    @exclusivity(unchecked) private(set) var depth = 0
     /// Bumped by every write to a source node; lets unwatched derived nodes skip revalidation.
-    var globalVersion: UInt64 = 1
-    private var epochCounter: UInt64 = 0
+    @exclusivity(unchecked) var globalVersion: UInt64 = 1
+    @exclusivity(unchecked) private var epochCounter: UInt64 = 0
     /// The derived node whose closure is running, which records what it reads.
-    unowned(unsafe) var tracker: GraphNode?
+    @exclusivity(unchecked) unowned(unsafe) var tracker: GraphNode?
     /// Jobs made due while the current holder has the lock; moved to its thread's queue
     /// before the lock is fully released.
-    private var queue = DeliveryQueue()
+    @exclusivity(unchecked) private var queue = DeliveryQueue()
     /// Threads that are delivering or batching (usually zero or one).
-    private var threads: [ThreadDelivery] = []
+    @exclusivity(unchecked) private var threads: [ThreadDelivery] = []
 
     @inline(__always) func lock() {
         mutex.lock()

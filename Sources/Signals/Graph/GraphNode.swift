@@ -12,11 +12,11 @@ struct Dependency {
 /// only while something observes it.
 class GraphNode: @unchecked Sendable {
     /// Bumped whenever the node's value changes.
-    final var version: UInt64 = 0
-    final var subscribers: ContiguousArray<Unmanaged<GraphNode>> = []
-    final var trackEpoch: UInt64 = 0
-    final var runEpoch: UInt64 = 0
-    final var collectedDependencies: ContiguousArray<Dependency> = []
+    @exclusivity(unchecked) final var version: UInt64 = 0
+    @exclusivity(unchecked) final var subscribers: ContiguousArray<Unmanaged<GraphNode>> = []
+    @exclusivity(unchecked) final var trackEpoch: UInt64 = 0
+    @exclusivity(unchecked) final var runEpoch: UInt64 = 0
+    @exclusivity(unchecked) final var collectedDependencies: ContiguousArray<Dependency> = []
 
     /// Brings the node's value up to date (derived nodes recompute if needed).
     func refresh() {}

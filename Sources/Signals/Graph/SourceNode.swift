@@ -1,6 +1,6 @@
 /// A writable node: the storage behind `MutableProperty` and constant properties.
 final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
-    var value: Value
+    @exclusivity(unchecked) var value: Value
     let isEqual: (@Sendable (Value, Value) -> Bool)?
 
     init(_ value: Value, isEqual: (@Sendable (Value, Value) -> Bool)?) {

@@ -67,6 +67,6 @@ public final class MutableProperty<Value: Sendable>: Property<Value>, @unchecked
 extension MutableProperty where Value: Equatable {
     /// Creates a property that ignores writes equal to the current value.
     public convenience init(_ initial: Value) {
-        self.init(initial, equals: ==)
+        self.init(initial, equals: { $0 == $1 })
     }
 }

@@ -8,7 +8,7 @@ extension Property {
     /// A derived property holding `transform(value)`, skipping equal results: observers and
     /// downstream properties are not notified when the mapped value does not change.
     public func map<Mapped: Sendable & Equatable>(_ transform: @escaping @Sendable (Value) -> Mapped) -> Property<Mapped> {
-        Property<Mapped>(equals: ==) { transform(self.value) }
+        Property<Mapped>(equals: { $0 == $1 }) { transform(self.value) }
     }
 
     /// A property that ignores changes for which `isEqual(old, new)` is true.
@@ -26,7 +26,7 @@ extension Property {
     /// Pairs of the previous and the current value; `previous` is `nil` the first time.
     public func combinePrevious() -> Property<(previous: Value?, current: Value)> {
         Property<(previous: Value?, current: Value)>(
-            node: DerivedNode(compute: { last in (last?.current, self.value) }, isEqual: nil)
+            node: DerivedNode(compute: { last in (last?.pointee.current, self.value) }, isEqual: nil)
         )
     }
 
@@ -39,7 +39,7 @@ extension Property {
 extension Property where Value: Equatable {
     /// A property that ignores writes or recomputations equal to the current value.
     public func skipRepeats() -> Property<Value> {
-        skipRepeats(==)
+        skipRepeats({ $0 == $1 })
     }
 }
 

@@ -61,7 +61,7 @@ public class Property<Value: Sendable>: @unchecked Sendable {
     /// the first run) and returns the new one, reading whatever properties it needs.
     /// Use it to update a large value incrementally from what changed.
     public convenience init(reducing initial: Value, _ next: @escaping @Sendable (_ previous: Value) -> Value) {
-        self.init(node: DerivedNode(compute: { previous in next(previous ?? initial) }, isEqual: nil))
+        self.init(node: DerivedNode(compute: { previous in next(previous?.pointee ?? initial) }, isEqual: nil))
     }
 
     /// The current value. Reading it inside a derived closure records a dependency.
@@ -93,7 +93,7 @@ extension Property where Value: Equatable {
     /// A derived property that skips values equal to the previous one: equal results do not
     /// recompute anything downstream or notify observers.
     public convenience init(_ compute: @escaping @Sendable () -> Value) {
-        self.init(equals: ==, compute)
+        self.init(equals: { $0 == $1 }, compute)
     }
 }
 

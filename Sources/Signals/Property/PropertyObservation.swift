@@ -13,12 +13,12 @@ import Darwin
 /// another thread leaves a note, and that thread calls it again with the latest value.
 final class PropertyObservation<Value>: GraphNode, Deliverable, @unchecked Sendable {
     private let node: ValueNode<Value>
-    private var observer: (@Sendable (Value) -> Void)?
-    private var deliveredVersion: UInt64
-    private var isQueued = false
+    @exclusivity(unchecked) private var observer: (@Sendable (Value) -> Void)?
+    @exclusivity(unchecked) private var deliveredVersion: UInt64
+    @exclusivity(unchecked) private var isQueued = false
     /// The thread inside `observer`, if any.
-    private var runningThread: pthread_t?
-    private var needsRerun = false
+    @exclusivity(unchecked) private var runningThread: pthread_t?
+    @exclusivity(unchecked) private var needsRerun = false
 
     /// Creates and attaches the observation. Caller holds the graph lock.
     init(node: ValueNode<Value>, emitsCurrentValue: Bool, observer: @escaping @Sendable (Value) -> Void, in graph: Graph) {

@@ -54,7 +54,7 @@ extension Signal {
 extension Signal where Value: Equatable {
     /// Drops an event equal to the previous one seen by the same observer.
     public func skipRepeats() -> Signal<Value> {
-        skipRepeats(==)
+        skipRepeats({ $0 == $1 })
     }
 }
 
