@@ -131,7 +131,11 @@ struct StressTests {
         }
         // The finished threads' closures (which captured the nodes) are released by
         // Foundation shortly after the threads exit.
-        for _ in 0..<2_000 where weakTotal != nil || weakJoin != nil { usleep(1_000) }
+        var waited = 0
+        while (weakTotal != nil || weakJoin != nil) && waited < 2_000 {
+            usleep(1_000)
+            waited += 1
+        }
         #expect(weakTotal == nil && weakJoin == nil, "derived nodes freed once dropped")
         #expect(counters.allSatisfy { $0.subscriberCount == 0 }, "no links left on the sources")
         #expect(pairA.subscriberCount == 0 && flag.subscriberCount == 0)

@@ -42,10 +42,7 @@ struct BadInputCatalogueTests {
         // Nothing may outlive the case once it is dropped (fetch tasks end first).
         let weakRefs = observed.weakRefs
         observed = Observed()
-        for _ in 0..<2_000 where weakRefs.contains(where: \.isAlive) {
-            try await Task.sleep(nanoseconds: 1_000_000)
-        }
-        #expect(weakRefs.filter(\.isAlive).map(\.name) == [], "\(entry.name): leaked")
+        #expect(await stillAlive(weakRefs) == [], "\(entry.name): leaked")
     }
 
     @Test func theCatalogueHasAtLeastThirtyDistinctCases() {

@@ -42,8 +42,7 @@ struct InterleavingTests {
                     // The source and its observers must be gone once the run is dropped; a fetch
                     // task finishing its last step may hold the source a moment longer: those
                     // are checked again at the end.
-                    for _ in 0..<20 where weakRefs.contains(where: { $0.isAlive }) { await Task.yield() }
-                    for box in weakRefs where box.isAlive { alive.append(box) }
+                    for box in weakRefs where await stillAlive([box], attempts: 20, sleeping: false) != [] { alive.append(box) }
                 }
             }
             for _ in 0..<min(environmentInt("INTERLEAVING_WIDTH", default: 4), seeds.count) { add() }
@@ -71,9 +70,7 @@ struct InterleavingTests {
             #expect(stale.isEmpty, "sequence seed \(report.seed) (master \(master)): objects of stale responses \(stale.sorted()) were shown")
             #expect(lifecycleViolation(report.events.values) == nil, "sequence seed \(report.seed): \(lifecycleViolation(report.events.values) ?? "")")
         }
-        let lingering = alive.values
-        for _ in 0..<100_000 where lingering.contains(where: { $0.isAlive }) { await Task.yield() }
-        let leaked = lingering.filter(\.isAlive).map(\.name)
+        let leaked = await stillAlive(alive.values)
         #expect(leaked.isEmpty, "still alive after their run (master seed \(master)): \(Set(leaked).sorted())")
 
         // The runs must have exercised every interesting path, or the test proves little.

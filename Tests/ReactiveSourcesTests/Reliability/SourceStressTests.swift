@@ -156,10 +156,7 @@ struct SourceStressTests {
             sectionedObserver.cancel()
         }
         // Fetch tasks that were cancelled may still be ending: give them a moment.
-        for _ in 0..<2_000 where weakRefs.contains(where: \.isAlive) {
-            try? await Task.sleep(nanoseconds: 1_000_000)
-        }
-        #expect(weakRefs.filter(\.isAlive).map(\.name) == [], "freed once dropped")
+        #expect(await stillAlive(weakRefs) == [], "freed once dropped")
     }
 }
 

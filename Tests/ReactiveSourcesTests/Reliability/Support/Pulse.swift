@@ -61,6 +61,23 @@ final class Pulse: @unchecked Sendable {
     private func expireOverdue() {
         let now = Date()
         let overdue = lock.withLock { waiters.filter { $0.value.deadline < now }.map(\.key) }
+        if !overdue.isEmpty, ProcessInfo.processInfo.environment["RELIABILITY_VERBOSE"] != nil {
+            print("Pulse: \(overdue.count) wait(s) gave up after \(timeout) s")
+        }
         for id in overdue { resume(id, with: false) }
     }
+}
+
+/// Waits until every box in `boxes` is freed, yielding (then sleeping a millisecond) between
+/// checks, for at most `attempts` checks; returns the names of those still alive. Fetch
+/// tasks ending after their source was dropped may hold it a moment longer.
+func stillAlive(_ boxes: [WeakBox], attempts: Int = 2_000, sleeping: Bool = true) async -> [String] {
+    var remaining = boxes.filter(\.isAlive)
+    var attempt = 0
+    while !remaining.isEmpty && attempt < attempts {
+        attempt += 1
+        if sleeping { try? await Task.sleep(nanoseconds: 1_000_000) } else { await Task.yield() }
+        remaining = remaining.filter(\.isAlive)
+    }
+    return remaining.map(\.name)
 }
