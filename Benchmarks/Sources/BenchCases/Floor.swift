@@ -2,7 +2,9 @@
 /// locks, no type erasure beyond one class hierarchy), following the reactively/Solid
 /// colouring algorithm: a write marks direct observers dirty and the rest "check"; reads
 /// validate lazily; effects are queued during the push and run at the end of the write or
-/// batch. Dependencies are tracked automatically (dynamic).
+/// batch. Dependencies are tracked automatically (dynamic). Hot fields skip Swift's dynamic
+/// exclusivity checks and the context is `unowned(unsafe)`: both are per-access runtime
+/// calls a hand-tuned single-threaded graph would not pay.
 public enum Floor {
     enum State: UInt8, Comparable {
         case clean = 0, check = 1, dirty = 2
@@ -11,12 +13,12 @@ public enum Floor {
 
     /// Per-graph context (one per benchmark case instance; single-threaded).
     public final class Context {
-        var tracking: Node?
-        var collected: ContiguousArray<Node> = []
-        var epochCounter: UInt64 = 0
-        var currentEpoch: UInt64 = 0
-        var effectQueue: ContiguousArray<Node> = []
-        var batchDepth = 0
+        @exclusivity(unchecked) var tracking: Node?
+        @exclusivity(unchecked) var collected: ContiguousArray<Node> = []
+        @exclusivity(unchecked) var epochCounter: UInt64 = 0
+        @exclusivity(unchecked) var currentEpoch: UInt64 = 0
+        @exclusivity(unchecked) var effectQueue: ContiguousArray<Node> = []
+        @exclusivity(unchecked) var batchDepth = 0
 
         public init() {}
 
@@ -38,11 +40,11 @@ public enum Floor {
     }
 
     public class Node {
-        unowned let context: Context
-        final var sources: ContiguousArray<Node> = []
-        final var observers: ContiguousArray<Node> = []
-        final var state: State
-        final var trackEpoch: UInt64 = 0
+        unowned(unsafe) let context: Context
+        @exclusivity(unchecked) final var sources: ContiguousArray<Node> = []
+        @exclusivity(unchecked) final var observers: ContiguousArray<Node> = []
+        @exclusivity(unchecked) final var state: State
+        @exclusivity(unchecked) final var trackEpoch: UInt64 = 0
         final let isEffect: Bool
 
         init(context: Context, state: State, isEffect: Bool) {
@@ -120,7 +122,7 @@ public enum Floor {
     }
 
     public final class Signal<Value: Equatable>: Node {
-        private var storage: Value
+        @exclusivity(unchecked) private var storage: Value
 
         public init(_ value: Value, in context: Context) {
             storage = value
@@ -142,7 +144,7 @@ public enum Floor {
     }
 
     public final class Computed<Value: Equatable>: Node {
-        private var storage: Value?
+        @exclusivity(unchecked) private var storage: Value?
         private let compute: () -> Value
 
         public init(in context: Context, _ compute: @escaping () -> Value) {
