@@ -77,22 +77,48 @@ final class GatedFetcher: Fetcher, @unchecked Sendable {
         case fail
     }
 
+    /// One call: a queue of commands. Waiting for the next one ignores task cancellation (an
+    /// AsyncStream would end at once), so a call that does not honour cancellation really
+    /// keeps delivering after its fetch was superseded.
     final class Call: @unchecked Sendable {
         let id: Int
         let honoursCancellation: Bool
-        let commands: AsyncStream<Command>
-        let continuation: AsyncStream<Command>.Continuation
         private let lock = NSLock()
+        private var queue: [Command?] = []
+        private var waiting: CheckedContinuation<Command?, Never>?
         private var ended = false
 
         init(id: Int, honoursCancellation: Bool) {
             self.id = id
             self.honoursCancellation = honoursCancellation
-            (commands, continuation) = AsyncStream.makeStream()
         }
 
         var hasEnded: Bool { lock.withLock { ended } }
         func markEnded() { lock.withLock { ended = true } }
+
+        /// Queues `command` (`nil`: the call was cancelled and stops).
+        func send(_ command: Command?) {
+            let waiter: CheckedContinuation<Command?, Never>? = lock.withLock {
+                if let waiter = waiting {
+                    waiting = nil
+                    return waiter
+                }
+                queue.append(command)
+                return nil
+            }
+            waiter?.resume(returning: command)
+        }
+
+        func next() async -> Command? {
+            await withCheckedContinuation { continuation in
+                let ready: Command?? = lock.withLock {
+                    if !queue.isEmpty { return .some(queue.removeFirst()) }
+                    waiting = continuation
+                    return .none
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        }
     }
 
     private let lock = NSLock()
@@ -119,7 +145,7 @@ final class GatedFetcher: Fetcher, @unchecked Sendable {
             onChange()
         }
         try await withTaskCancellationHandler {
-            for await command in call.commands {
+            while let command = await call.next() {
                 switch command {
                 case .batch(let batch): await sink.deliver(batch)
                 case .finish: return
@@ -128,7 +154,7 @@ final class GatedFetcher: Fetcher, @unchecked Sendable {
             }
             throw CancellationError()
         } onCancel: {
-            if call.honoursCancellation { call.continuation.finish() }
+            if call.honoursCancellation { call.send(nil) }
         }
     }
 }
@@ -260,7 +286,7 @@ final class RemoteRun {
                 appliedBatches += 1
                 expectedEvents.append(.partial)
             }
-            call.continuation.yield(.batch(batch))
+            call.send(.batch(batch))
         } else {
             let finishes = roll < 85
             trace.append("\(finishes ? "finish" : "fail")(#\(id))")
@@ -270,7 +296,7 @@ final class RemoteRun {
                 expectedEvents.append(finishes ? .finished : .failed)
                 current = nil
             }
-            call.continuation.yield(finishes ? .finish : .fail)
+            call.send(finishes ? .finish : .fail)
         }
     }
 
