@@ -40,7 +40,8 @@ struct SectionedDataSourceTests {
         fetcher.calls[0].deliver(["apple", "banana"])
         await eventually("first batch") { sectioned.snapshot.objectCount == 2 }
         fetcher.calls[0].deliver(["avocado", "cherry"])
-        await eventually("second batch") { sectioned.snapshot.objectCount == 4 }
+        // Wait for the observer, not a pull read: the writing thread may still be delivering.
+        await eventually("second batch observed") { seen.values.last?.snapshot.objectCount == 4 }
         #expect(sectioned.snapshot.sections.map(\.objects) == [["apple", "avocado"], ["banana"], ["cherry"]])
         let last = seen.values.last!
         #expect(last.changes.insertedRows == [IndexPath(item: 1, section: 0)])
