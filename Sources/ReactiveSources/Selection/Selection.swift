@@ -5,7 +5,9 @@ import Signals
 ///
 /// - Selections are remembered by object and section identity (``Section/id``), so they
 ///   survive snapshot updates while the selected objects are still in their section;
-///   objects that disappear are dropped from the selection.
+///   objects that disappear from a published snapshot are dropped from the selection for
+///   good (re-adding them later does not reselect them). A section can fall below its
+///   minimum this way: minimums only refuse explicit deselection.
 /// - Selected objects come back in row order, whatever the order of selection.
 /// - For a ``MultiDataSource``, ``selectedObjects`` lists the selections of every section.
 ///
@@ -19,6 +21,8 @@ public final class Selection<Object: Hashable & Sendable>: Sendable {
     /// The selected objects per section (section index -> objects in row order), for the
     /// current snapshot.
     public let selection: Property<[Int: [Object]]>
+    /// Forgets chosen objects that a published snapshot no longer holds in their section.
+    private let pruning: Subscription
 
     /// Creates a selection over `source`, with `policy(sectionID)` deciding each section's rules.
     public init(source: any DataSource<Object>, policy: @escaping @Sendable (_ sectionID: String) -> SelectionPolicy) {
@@ -28,6 +32,9 @@ public final class Selection<Object: Hashable & Sendable>: Sendable {
         let snapshots = source.updates
         selection = Property {
             Self.visible(chosen.value, in: snapshots.value.snapshot)
+        }
+        pruning = snapshots.observe(emitsCurrentValue: false) { update in
+            chosen.modify { Self.prune(&$0, to: update.snapshot) }
         }
     }
 
@@ -131,6 +138,20 @@ public final class Selection<Object: Hashable & Sendable>: Sendable {
         guard !objects.isEmpty else { return [] }
         let members = Set(section.objects)
         return objects.filter(members.contains)
+    }
+
+    /// Drops chosen objects (and sections) that `snapshot` no longer holds, so an object that
+    /// is removed and later re-added comes back unselected.
+    private static func prune(_ chosen: inout [String: [Object]], to snapshot: Snapshot<Object>) {
+        guard !chosen.isEmpty else { return }
+        var sectionsByID: [String: Section<Object>] = [:]
+        for section in snapshot.sections where chosen[section.id] != nil {
+            sectionsByID[section.id] = section
+        }
+        for (sectionID, objects) in chosen {
+            let kept = sectionsByID[sectionID].map { present(objects, in: $0) } ?? []
+            if kept.count != objects.count { chosen[sectionID] = kept.isEmpty ? nil : kept }
+        }
     }
 
     /// Per section index, the chosen objects still present, in row order.

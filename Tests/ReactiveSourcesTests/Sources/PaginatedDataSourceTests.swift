@@ -161,6 +161,26 @@ struct PaginatedDataSourceTests {
         #expect(source.allObjects == [1, 2, 3])
     }
 
+    @Test func identifiableObjectsAreDeduplicatedByID() async {
+        struct Post: Identifiable, Hashable, Sendable {
+            let id: Int
+            let likes: Int
+        }
+        let fetcher = ClosurePageFetcher<Post> { token in
+            switch token {
+            case .first: Page(objects: [Post(id: 1, likes: 0), Post(id: 2, likes: 0)], next: .number(2))
+            default: Page(objects: [Post(id: 2, likes: 5), Post(id: 3, likes: 0)], next: nil)
+            }
+        }
+        let source = PaginatedDataSource(name: "posts", fetcher: fetcher)
+        source.fetchData()
+        await eventually("first page") { source.pagination.value.loadedPages == 1 }
+        source.fetchNextPage()
+        await eventually("second page") { source.pagination.value.loadedPages == 2 }
+        #expect(source.allObjects.map(\.id) == [1, 2, 3], "post 2 shifted to page 2 with new likes: still one row")
+        #expect(source.allObjects[1].likes == 0, "the first occurrence wins")
+    }
+
     @Test func maxPagesDropsTheOldestPages() async {
         let fetcher = ScriptedPageFetcher()
         let (source, _) = await loaded(fetcher, maxPages: 2)

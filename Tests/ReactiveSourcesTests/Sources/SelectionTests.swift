@@ -45,6 +45,17 @@ struct SelectionTests {
         #expect(selection.selectedObjects == ["b"], "removed objects leave the selection")
     }
 
+    @Test func aRemovedObjectComesBackUnselected() throws {
+        let source = SimpleDataSource(name: "s", objects: ["a", "b", "c"])
+        let selection = Selection(source: source)
+        try selection.select(at: IndexPath(item: 1, section: 0))
+        #expect(try source.remove(at: 1) == "b")
+        #expect(selection.selectedObjects == [])
+        source.append(["b"])
+        #expect(selection.selectedObjects == [], "re-adding an object does not reselect it")
+        #expect(!selection.isSelected(at: IndexPath(item: 2, section: 0)))
+    }
+
     @Test func multiExposesSelectionsOfAllSections() throws {
         let multi = MultiDataSource(children: [SimpleDataSource(name: "A", objects: [1, 2]), SimpleDataSource(name: "B", objects: [3, 4])])
         let selection = Selection(source: multi, policy: { $0 == "0" ? .single : .multiple })

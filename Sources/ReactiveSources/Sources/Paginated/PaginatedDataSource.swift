@@ -19,8 +19,8 @@ import Signals
 /// - Placeholders: a trailing ``Placeholder/loadingMore`` row while more pages exist; with
 ///   no objects, loading / no-results / error rows as ``PlaceholderOptions`` say; with
 ///   `.errors`, a failed next page shows an error row after the objects.
-/// - Duplicates: an object whose identity (by default the object itself; pass `identity`,
-///   e.g. `\.id` for `Identifiable` types) is already shown is dropped from later pages, so
+/// - Duplicates: an object whose identity (its `id` for `Identifiable` types, otherwise the
+///   object itself; pass `identity` to choose) is already shown is dropped from later pages, so
 ///   a collection that shifted under us never duplicates rows. The first occurrence wins.
 /// - `maxPages`: when set, the oldest pages are dropped as new ones arrive.
 /// - `cancelFetch()` cancels both the refresh and the next-page load in flight.
@@ -263,4 +263,22 @@ final class PageBook: @unchecked Sendable {
     /// Identifies the current next-page load; bumped to make older ones obsolete.
     var sequence: UInt64 = 0
     var task: Task<Void, Never>?
+}
+
+extension PaginatedDataSource where Object: Identifiable, Object.ID: Sendable {
+    /// Creates a paginated source whose duplicate rule uses `id`: an object whose `id` is
+    /// already shown is dropped from later pages even if its other fields changed.
+    /// Arguments are treated as in the designated initialiser.
+    public convenience init(
+        name: String = "",
+        fetcher: some PageFetcher<Object>,
+        placeholders: PlaceholderOptions = .default,
+        prefetchDistance: Int = 0,
+        maxPages: Int? = nil
+    ) {
+        self.init(
+            name: name, fetcher: fetcher, placeholders: placeholders, prefetchDistance: prefetchDistance,
+            maxPages: maxPages, identity: { AnyHashable($0.id) }
+        )
+    }
 }
