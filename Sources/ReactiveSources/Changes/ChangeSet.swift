@@ -3,11 +3,15 @@ import Foundation
 /// The edit that turns one snapshot into the next, in the index-path terms a table or
 /// collection view's batch update expects.
 ///
-/// Semantics (those of `performBatchUpdates`):
-/// - `deletedSections`, `deletedRows` and the `from` side of moves use indexes of the
-///   **old** snapshot;
-/// - `insertedSections`, `insertedRows`, `updatedRows`, `retitledSections` and the `to` side
-///   of moves use indexes of the **new** snapshot;
+/// Apply it in two stages, as DifferenceKit's staged change sets are applied:
+/// 1. **Structure**, in one batch update (`performBatchUpdates` semantics): delete
+///    `deletedSections` / `deletedRows` and the `from` side of moves, which use indexes of
+///    the **old** snapshot; insert `insertedSections` / `insertedRows` and the `to` side of
+///    moves, which use indexes of the **new** snapshot.
+/// 2. **Content**, after the batch: reload or reconfigure `updatedRows` and retitle
+///    `retitledSections`, both in indexes of the **new** snapshot. (UIKit's reloads inside a
+///    batch expect old indexes; do not pass these to it in stage 1.)
+///
 /// - rows inside inserted or deleted sections are not listed individually;
 /// - a section that keeps its identity but changes its title is listed in
 ///   `retitledSections` (its rows are diffed as usual).
