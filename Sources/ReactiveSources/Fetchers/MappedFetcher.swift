@@ -13,6 +13,7 @@ public struct MappedFetcher<Base: Fetcher, Object: Sendable>: Fetcher {
         self.transform = transform
     }
 
+    /// Delivers the results to `sink` in one or more batches (see ``Fetcher``). Throws a typed error that says what went wrong; stops when the task is cancelled.
     public func fetch(into sink: FetchSink<Object>) async throws {
         let transform = self.transform
         let results = ResultBox()

@@ -11,6 +11,7 @@ public enum SelectionError: Error, Equatable, CustomStringConvertible {
     /// Deselecting would leave fewer than `minimum` objects selected in the section.
     case belowMinimum(section: Int, minimum: Int)
 
+    /// A one-line message that says what went wrong and where.
     public var description: String {
         switch self {
         case .invalidIndexPath(let path): return "No row at index path \(Array(path))."

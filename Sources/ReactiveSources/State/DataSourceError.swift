@@ -48,10 +48,13 @@ public enum DataSourceError: Error, Equatable, CustomStringConvertible, Localize
         }
     }
 
+    /// The error's message.
     public var description: String { message }
 
+    /// The error's message, for `LocalizedError`.
     public var errorDescription: String? { message }
 
+    /// Two cancellations are equal; two failures are equal when their messages are.
     public static func == (lhs: DataSourceError, rhs: DataSourceError) -> Bool {
         switch (lhs, rhs) {
         case (.cancelled, .cancelled): return true

@@ -32,6 +32,7 @@ public struct AsyncSequenceFetcher<Object: Sendable>: Fetcher {
         }
     }
 
+    /// Delivers the results to `sink` in one or more batches (see ``Fetcher``). Throws a typed error that says what went wrong; stops when the task is cancelled.
     public func fetch(into sink: FetchSink<Object>) async throws {
         try await run(sink, batchSize)
     }

@@ -15,6 +15,7 @@ public struct ClosureFetcher<Object: Sendable>: Fetcher {
         ClosureFetcher { sink in await sink.deliver(objects) }
     }
 
+    /// Delivers the results to `sink` in one or more batches (see ``Fetcher``). Throws a typed error that says what went wrong; stops when the task is cancelled.
     public func fetch(into sink: FetchSink<Object>) async throws {
         try await body(sink)
     }

@@ -16,6 +16,7 @@ public enum FileFetchError: Error, Hashable, Sendable, CustomStringConvertible, 
         }
     }
 
+    /// A one-line message that says what went wrong and where.
     public var description: String {
         switch self {
         case .notFound(let path): "No file at \(path)."

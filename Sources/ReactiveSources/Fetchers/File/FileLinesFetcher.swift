@@ -34,6 +34,7 @@ public struct FileLinesFetcher: Fetcher {
         self.init(url: URL(fileURLWithPath: path), batchSize: batchSize, chunkSize: chunkSize, skipsEmptyLines: skipsEmptyLines)
     }
 
+    /// Delivers the results to `sink` in one or more batches (see ``Fetcher``). Throws a typed error that says what went wrong; stops when the task is cancelled.
     public func fetch(into sink: FetchSink<String>) async throws {
         let path = url.path
         let handle = try open(path)

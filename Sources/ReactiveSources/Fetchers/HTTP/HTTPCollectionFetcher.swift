@@ -45,6 +45,7 @@ public struct HTTPCollectionFetcher<Element: Decodable & Sendable>: Fetcher {
         self.decoder = makeDecoder
     }
 
+    /// Delivers the results to `sink` in one or more batches (see ``Fetcher``). Throws a typed error that says what went wrong; stops when the task is cancelled.
     public func fetch(into sink: FetchSink<Element>) async throws {
         let request = try configuration.request(apiPath: apiPath, queryItems: queryItems, headers: headers)
         let response = try await configuration.transport.send(request)

@@ -24,6 +24,7 @@ public enum HTTPFetchError: Error, Hashable, Sendable, CustomStringConvertible, 
     /// Any other transport error.
     case transport(url: URL, reason: String)
 
+    /// A one-line message that says what went wrong and where.
     public var description: String {
         switch self {
         case .invalidRequest(let reason):

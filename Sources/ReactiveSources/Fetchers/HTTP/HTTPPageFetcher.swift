@@ -45,6 +45,7 @@ public struct HTTPPageFetcher<Element: Decodable & Sendable>: PageFetcher {
         self.decoder = makeDecoder
     }
 
+    /// Fetches the page `token` names (see ``PageFetcher``). Throws a typed error that says what went wrong; stops when the task is cancelled.
     public func fetchPage(_ token: PageToken) async throws -> Page<Element> {
         let base = try configuration.request(apiPath: apiPath, queryItems: queryItems, headers: headers)
         var pageRequest = PageRequest(url: base.url!, headers: base.allHTTPHeaderFields ?? [:])

@@ -11,6 +11,7 @@ public enum JSONScalar: Hashable, Sendable, Decodable {
     /// JSON `null`.
     case null
 
+    /// Decodes any JSON scalar; whole numbers become ``integer(_:)``. Throws a `DecodingError` for an array or an object.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() { self = .null }

@@ -21,6 +21,7 @@ public struct URLSessionTransport: HTTPTransport, @unchecked Sendable {
         self.session = session
     }
 
+    /// Sends `request` and returns the response whatever its status. Throws ``HTTPFetchError`` for a timeout or a transport failure, and `CancellationError` when the task is cancelled (URLSession's `URLError(.cancelled)` is mapped to it; sources report it as ``DataSourceError/cancelled``).
     public func send(_ request: URLRequest) async throws -> HTTPResponse {
         let url = request.url ?? URL(fileURLWithPath: "/")
         let box = TaskBox()

@@ -11,6 +11,7 @@ import Signals
 public final class MappedDataSource<Base: Hashable & Sendable, Object: Hashable & Sendable>: DataSource {
     /// The transformed source.
     public let child: any DataSource<Base>
+    /// The current snapshot and the change that produced it (see ``DataSource/updates``).
     public let updates: Property<SnapshotUpdate<Object>>
 
     /// Creates a source showing `transform(object)` for each of `child`'s objects.
@@ -22,7 +23,9 @@ public final class MappedDataSource<Base: Hashable & Sendable, Object: Hashable 
 
     /// The child's name.
     public var name: String { child.name }
+    /// The fetch status and content state (see ``DataSource/loadState``).
     public var loadState: Property<LoadState> { child.loadState }
+    /// Will load, partially loaded, finished, failed (see ``DataSource/loadEvents``).
     public var loadEvents: Signal<LoadEvent> { child.loadEvents }
 
     /// Fetches the child.

@@ -72,6 +72,7 @@ public struct ClosurePageFetcher<Object: Sendable>: PageFetcher {
         self.body = body
     }
 
+    /// Fetches the page `token` names (see ``PageFetcher``). Throws a typed error that says what went wrong; stops when the task is cancelled.
     public func fetchPage(_ token: PageToken) async throws -> Page<Object> {
         try await body(token)
     }

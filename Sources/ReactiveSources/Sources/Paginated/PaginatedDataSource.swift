@@ -67,8 +67,11 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
         book.task?.cancel()
     }
 
+    /// The current snapshot and the change that produced it (see ``DataSource/updates``).
     public var updates: Property<SnapshotUpdate<Object>> { engine.updates }
+    /// The fetch status and content state (see ``DataSource/loadState``).
     public var loadState: Property<LoadState> { engine.loadState }
+    /// Will load, partially loaded, finished, failed (see ``DataSource/loadEvents``).
     public var loadEvents: Signal<LoadEvent> { engine.loadEvents }
 
     /// The paging state: page info, loaded pages, `hasMorePages`, next-page load.

@@ -1,5 +1,6 @@
 /// Which placeholder rows a remote source stores in its section.
 public struct PlaceholderOptions: OptionSet, Sendable, Hashable {
+    /// The option bits.
     public let rawValue: Int
 
     /// Creates options from raw bits.

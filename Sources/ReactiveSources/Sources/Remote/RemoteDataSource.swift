@@ -45,10 +45,14 @@ public final class RemoteDataSource<Object: Hashable & Sendable>: DataSource {
         engine.cancelTask()
     }
 
+    /// The current snapshot and the change that produced it (see ``DataSource/updates``).
     public var updates: Property<SnapshotUpdate<Object>> { engine.updates }
+    /// The fetch status and content state (see ``DataSource/loadState``).
     public var loadState: Property<LoadState> { engine.loadState }
+    /// Will load, partially loaded, finished, failed (see ``DataSource/loadEvents``).
     public var loadEvents: Signal<LoadEvent> { engine.loadEvents }
 
+    /// Starts a fetch, cancelling the one in flight (which ends with `didFail(.cancelled)`). Old objects stay visible until the first batch arrives, unless the source clears on refresh; a failed fetch keeps them.
     public func fetchData() {
         let fetcher = self.fetcher
         let engine = self.engine
@@ -94,6 +98,7 @@ public final class RemoteDataSource<Object: Hashable & Sendable>: DataSource {
         })
     }
 
+    /// Cancels the fetch in flight: it ends with `didFail(.cancelled)`, `isFetching` becomes false and the objects already shown stay. Does nothing when idle.
     public func cancelFetch() {
         engine.cancel {
             engine.setPlaceholder(nil, inSection: 0)

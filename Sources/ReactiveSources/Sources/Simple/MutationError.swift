@@ -3,6 +3,7 @@ public enum MutationError: Error, Equatable, CustomStringConvertible {
     /// `index` is outside `validRange` (the valid indexes for that operation).
     case indexOutOfRange(index: Int, validRange: ClosedRange<Int>?)
 
+    /// A one-line message that says what went wrong and where.
     public var description: String {
         switch self {
         case .indexOutOfRange(let index, let validRange?):

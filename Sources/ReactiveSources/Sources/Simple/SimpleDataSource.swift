@@ -17,8 +17,11 @@ public final class SimpleDataSource<Object: Hashable & Sendable>: DataSource {
         engine = SourceEngine(snapshot: Snapshot(sections: [Section(id: name, title: name, objects: objects)]))
     }
 
+    /// The current snapshot and the change that produced it (see ``DataSource/updates``).
     public var updates: Property<SnapshotUpdate<Object>> { engine.updates }
+    /// The fetch status and content state (see ``DataSource/loadState``).
     public var loadState: Property<LoadState> { engine.loadState }
+    /// Will load, partially loaded, finished, failed (see ``DataSource/loadEvents``).
     public var loadEvents: Signal<LoadEvent> { engine.loadEvents }
 
     /// Sends `willLoad` then `didFinishLoading`: the objects are already here.

@@ -16,8 +16,10 @@ public struct CursorPaging: PagingStrategy {
         self.totalCountKeyPath = totalCountKeyPath
     }
 
+    /// The dotted key paths of the response scalars this strategy reads (see ``PagingStrategy``).
     public var scalarKeyPaths: [String] { [cursorKeyPath] + (totalCountKeyPath.map { [$0] } ?? []) }
 
+    /// Puts `token` into `request` (see ``PagingStrategy``). Throws ``HTTPFetchError/unsupportedPage(reason:)`` for a token kind this strategy does not use.
     public func prepare(_ request: inout PageRequest, for token: PageToken) throws {
         switch token {
         case .first: break
@@ -26,6 +28,7 @@ public struct CursorPaging: PagingStrategy {
         }
     }
 
+    /// Reads the page info and the next token from `response` (see ``PagingStrategy``). Missing or ill-typed values leave the fields unknown.
     public func interpret(_ response: PageResponse, objectCount: Int, requested token: PageToken) -> (info: PageInfo, next: PageToken?) {
         let info = PageInfo(totalCount: totalCountKeyPath.flatMap { response.count(at: $0) })
         guard objectCount > 0, let cursor = response.scalars[cursorKeyPath]?.string, !cursor.isEmpty else {

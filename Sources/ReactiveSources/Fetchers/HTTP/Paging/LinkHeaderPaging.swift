@@ -12,8 +12,10 @@ public struct LinkHeaderPaging: PagingStrategy {
         self.relation = relation
     }
 
+    /// The dotted key paths of the response scalars this strategy reads (see ``PagingStrategy``).
     public var scalarKeyPaths: [String] { [] }
 
+    /// Puts `token` into `request` (see ``PagingStrategy``). Throws ``HTTPFetchError/unsupportedPage(reason:)`` for a token kind this strategy does not use.
     public func prepare(_ request: inout PageRequest, for token: PageToken) throws {
         switch token {
         case .first: break
@@ -22,6 +24,7 @@ public struct LinkHeaderPaging: PagingStrategy {
         }
     }
 
+    /// Reads the page info and the next token from `response` (see ``PagingStrategy``). Missing or ill-typed values leave the fields unknown.
     public func interpret(_ response: PageResponse, objectCount: Int, requested token: PageToken) -> (info: PageInfo, next: PageToken?) {
         guard objectCount > 0, let header = response.http.header("Link"),
               let next = LinkHeader.target(of: relation, in: header, relativeTo: response.http.url) else {

@@ -20,8 +20,10 @@ public struct PageNumberPaging: PagingStrategy {
         self.firstPage = firstPage
     }
 
+    /// The dotted key paths of the response scalars this strategy reads (see ``PagingStrategy``).
     public var scalarKeyPaths: [String] { [keys.page, keys.pageSize, keys.numberOfPages, keys.totalCount] }
 
+    /// Puts `token` into `request` (see ``PagingStrategy``). Throws ``HTTPFetchError/unsupportedPage(reason:)`` for a token kind this strategy does not use.
     public func prepare(_ request: inout PageRequest, for token: PageToken) throws {
         let number: Int
         switch token {
@@ -33,6 +35,7 @@ public struct PageNumberPaging: PagingStrategy {
         if let pageSize { set(keys.pageSizeParameter, String(pageSize), in: &request) }
     }
 
+    /// Reads the page info and the next token from `response` (see ``PagingStrategy``). Missing or ill-typed values leave the fields unknown.
     public func interpret(_ response: PageResponse, objectCount: Int, requested token: PageToken) -> (info: PageInfo, next: PageToken?) {
         let requested: Int = if case .number(let value) = token { value } else { firstPage }
         let info = PageInfo(
