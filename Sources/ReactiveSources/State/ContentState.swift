@@ -5,15 +5,15 @@
 /// function of (state, event), so an invalid transition cannot be expressed. "Content" means
 /// at least one object (placeholders do not count).
 ///
-/// | from \ event  | willLoad                  | didPartiallyLoad | didFinishLoading          | didFail(.cancelled)              | didFail(error) |
-/// |---------------|---------------------------|------------------|---------------------------|----------------------------------|----------------|
-/// | initial       | loading                   | loading          | loaded / empty            | initial                          | error          |
-/// | loading       | loading                   | loading          | loaded / empty            | loaded if content, else previous settled state | error |
-/// | refreshing    | refreshing                | refreshing       | loaded / empty            | loaded if content, else previous settled state | error |
-/// | loaded        | refreshing                | refreshing       | loaded / empty            | loaded                           | error          |
-/// | empty         | loading                   | loading          | loaded / empty            | empty                            | error          |
-/// | error         | refreshing if content, else loading | same as willLoad | loaded / empty | error                         | error          |
+/// | from \ event                    | willLoad, didPartiallyLoad           | didFinishLoading | didFail(.cancelled)                                   | didFail(error) |
+/// |---------------------------------|--------------------------------------|------------------|-------------------------------------------------------|----------------|
+/// | initial, loaded, empty, error   | refreshing if content, else loading  | loaded / empty   | unchanged                                             | error          |
+/// | loading                         | loading                              | loaded / empty   | loaded if content, else the state before the fetch    | error          |
+/// | refreshing                      | refreshing                           | loaded / empty   | loaded if content, else the state before the fetch    | error          |
 ///
+/// "Content" is judged after the event: a source that already shows objects (a Simple
+/// source, a loaded remote one) goes to `refreshing`, an empty one to `loading`; a fetch
+/// keeps its phase until it ends, even when partial loads bring the first objects.
 /// `loaded / empty` means `loaded` when the snapshot has objects and `empty` otherwise.
 /// An error keeps whatever objects were shown (a failed refresh never erases content).
 public struct ContentState: Sendable, Equatable, CustomStringConvertible {
@@ -21,7 +21,7 @@ public struct ContentState: Sendable, Equatable, CustomStringConvertible {
     public enum Phase: Sendable, Equatable {
         /// Nothing was ever fetched.
         case initial
-        /// Loading with no content to show.
+        /// Loading, with no objects shown when the fetch began (partial loads may add some).
         case loading
         /// Loading while previous content stays visible.
         case refreshing
