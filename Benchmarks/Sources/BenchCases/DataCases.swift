@@ -28,6 +28,28 @@ public enum MultiCase {
         (0..<10).map { Item(id: child * 10_000_000 + 1_000_000 + step * 10 + $0, group: 1) }
     }
 
+    /// A synchronous loop for profilers: `iterations` appends to an observed Multi of 100 x
+    /// 1,000 (or the same appends plus a rebuild); returns a line describing the end state.
+    public static func profile(iterations: Int, rebuild: Bool) -> String {
+        let kids = children(100, objects: 1000)
+        if rebuild {
+            var total = 0
+            for step in 0..<iterations {
+                kids[step % 100].append(more(child: step % 100, step: step))
+                total += Snapshot(sections: kids.map { Section(id: $0.name, title: $0.name, objects: $0.snapshot.allObjects) }).objectCount
+            }
+            return "rebuild: \(iterations) appends, \(total) objects copied"
+        }
+        let multi = MultiDataSource(children: kids)
+        let deliveries = Counter()
+        let sub = multi.updates.observe { _ in deliveries.count += 1 }
+        for step in 0..<iterations {
+            kids[step % 100].append(more(child: step % 100, step: step))
+        }
+        sub.cancel()
+        return "ours: \(iterations) appends, \(deliveries.count) deliveries, \(multi.snapshot.objectCount) objects"
+    }
+
     public static func run(config: BenchConfig) -> CaseResult {
         let childCount = config.smoke ? 20 : 100
         let perChild = config.smoke ? 200 : 1000

@@ -202,4 +202,72 @@ struct MultiDataSourceTests {
         #expect(weakMulti == nil)
         #expect(weakChild == nil)
     }
+
+    @Test func snapshotAndLoadStateArePublishedTogether() async {
+        let slow = ScriptedFetcher<Int>()
+        let fast = ScriptedFetcher<Int>()
+        let multi = MultiDataSource(children: [RemoteDataSource(name: "slow", fetcher: slow), RemoteDataSource(name: "fast", fetcher: fast)])
+        // Each observer reads the other value while being notified.
+        let fromUpdates = Recorder<(rows: [[Row<Int>]], status: FetchStatus)>()
+        let fromState = Recorder<(rows: [[Row<Int>]], status: FetchStatus)>()
+        let a = multi.updates.observe { update in
+            fromUpdates.append((update.snapshot.sections.map(\.rows), multi.loadState.value.status))
+        }
+        let b = multi.loadState.observe { state in
+            fromState.append((multi.snapshot.sections.map(\.rows), state.status))
+        }
+        defer { a.cancel(); b.cancel() }
+        let log = EventLog(multi)
+        multi.fetchData()
+        await eventually("calls") { slow.calls.count == 1 && fast.calls.count == 1 }
+        fast.calls[0].deliver([5, 6])
+        fast.calls[0].finish()
+        await eventually("fast delivered") { fromUpdates.values.last?.rows == [[.placeholder(.loading)], [.object(5), .object(6)]] }
+        #expect(fromUpdates.values.last?.status == .partiallyLoaded, "fast finished, slow still loading")
+        // The slow child ends empty: its no-results row and its finisher are one publication.
+        slow.calls[0].finish()
+        await log.waitForFinishers(1)
+        let final: [[Row<Int>]] = [[.placeholder(.noResults)], [.object(5), .object(6)]]
+        await eventually("observers ran") { fromUpdates.values.last?.rows == final && fromState.values.last?.status == .finished }
+        #expect(fromUpdates.values.last?.status == .finished, "the final snapshot is delivered with the finished state")
+        #expect(fromState.values.last?.rows == final, "the finished state is delivered with the final snapshot")
+        #expect(!fromUpdates.values.contains { $0.rows == final && $0.status != .finished }, "never the final rows with a stale state")
+        #expect(multi.loadState.value.content.phase == .loaded)
+    }
+
+    @Test func loadStateChangesThatShowNothingNewPublishNothing() async {
+        let child = SimpleDataSource(name: "a", objects: [1, 2])
+        let multi = MultiDataSource(children: [child, SimpleDataSource(name: "b", objects: [3])])
+        let seen = Recorder<SnapshotUpdate<Int>>()
+        let subscription = multi.updates.observe(emitsCurrentValue: false) { seen.append($0) }
+        defer { subscription.cancel() }
+        let log = EventLog(multi)
+        multi.fetchData()
+        await log.waitForFinishers(1)
+        #expect(child.loadState.value.status == .finished)
+        #expect(seen.values.isEmpty, "children with objects went loading -> finished: no visible change, so no update")
+        child.append([4])
+        #expect(seen.values.count == 1)
+        #expect(seen.values.last?.changes.insertedRows == [IndexPath(item: 2, section: 0)])
+    }
+
+    @Test func anEmptyChildShowsItsStatusPlaceholderWhileLoading() async {
+        let fetcher = ScriptedFetcher<Int>()
+        let remote = RemoteDataSource(name: "r", fetcher: fetcher, placeholders: [])
+        let multi = MultiDataSource(children: [remote])
+        let seen = Recorder<SnapshotUpdate<Int>>()
+        let subscription = multi.updates.observe { seen.append($0) }
+        defer { subscription.cancel() }
+        multi.fetchData()
+        #expect(multi.row(at: IndexPath(item: 0, section: 0)) == .placeholder(.loading))
+        await eventually("call") { fetcher.calls.count == 1 }
+        fetcher.calls[0].deliver([7])
+        fetcher.calls[0].finish()
+        await eventually("delivered") { multi.snapshot.sections[0].objects == [7] }
+        #expect(multi.row(at: IndexPath(item: 1, section: 0)) == nil, "the status placeholder is gone")
+        for (old, new) in zip(seen.values, seen.values.dropFirst()) {
+            #expect(new.version == old.version + 1)
+            #expect(new.changes.applied(to: old.snapshot, valuesFrom: new.snapshot) == new.snapshot)
+        }
+    }
 }

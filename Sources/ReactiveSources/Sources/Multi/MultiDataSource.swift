@@ -4,12 +4,21 @@ import Signals
 /// A source with one section per child source, titled by the child's name: a composed view
 /// of several sources, derived from them.
 ///
-/// - **Derived and incremental.** The snapshot is a derived `Signals` property: it updates by
-///   itself whenever a child publishes, and only the children that changed are looked at.
-///   A child's change set is translated into the composed one (section indexes shifted), so
-///   a child that partially loads k objects costs O(k + number of children), not O(total
-///   objects). A child whose change cannot be translated (an update was skipped, or its
-///   section layout changed) is re-diffed on its own: O(that child's size).
+/// - **Derived and incremental.** The snapshot is derived from the children: the Multi
+///   observes each child and updates by itself whenever one publishes (partial loads
+///   included), touching only that child's sections. A child's change set is translated into
+///   the composed one (section indexes shifted), so a child that partially loads k objects
+///   costs O(k), not O(total objects) nor O(children) (O(children) integer additions when
+///   splicing). A child whose change cannot be translated (an update was skipped, or its
+///   section layout changed) is re-diffed on its own: O(that child's size). A load-state
+///   change that changes nothing visible publishes nothing.
+/// - **Consistent.** The snapshot and the load state are published together: an observer of
+///   ``updates`` that reads ``loadState`` (or the other way round) sees values that belong
+///   together. The composed snapshot is updated when the child's change is delivered (by the
+///   thread that made it, right after the child's write, unless that thread is inside an
+///   observer or a `batch`, in which case it is updated when that observer returns or that
+///   batch ends): code that changes a child and reads the Multi in the same observer
+///   callback or batch still sees the previous composition.
 /// - **Stable sections.** In the default mode every child always occupies exactly one
 ///   section (its objects, flattened if it has several sections), so later sections never
 ///   shift while children load. A child that is loading with nothing to show gets a
@@ -17,6 +26,9 @@ import Signals
 ///   in its own section, and the others are unaffected. With `splicesChildSections`, each
 ///   child's own sections are spliced in instead (a child then occupies as many sections as
 ///   it has, at least one).
+/// - **Section identity.** Each composed section's `id` is the child's index (`"0"`, `"1"`,
+///   ...), or `"<index>.<child section id>"` when splicing, so sections of different
+///   children never collide.
 /// - **Mixed element types.** Children must share `Object`; map differing children to a
 ///   common type (usually an enum) with ``DataSource/map(_:)``.
 /// - **Aggregate status.** See ``MultiLoadAggregator``: loading while any child loads,
@@ -33,6 +45,7 @@ public final class MultiDataSource<Object: Hashable & Sendable>: DataSource {
     public let splicesChildSections: Bool
     public let updates: Property<SnapshotUpdate<Object>>
     private let aggregator: MultiLoadAggregator
+    private let childSubscriptions: [Subscription]
 
     /// Creates a composed source over `children`.
     public init(name: String = "", children: [any DataSource<Object>], splicesChildSections: Bool = false) {
@@ -40,15 +53,12 @@ public final class MultiDataSource<Object: Hashable & Sendable>: DataSource {
         self.children = children
         self.splicesChildSections = splicesChildSections
         let composer = MultiComposer<Object>(children: children, splices: splicesChildSections)
-        let updates = Property<SnapshotUpdate<Object>>(
-            reducing: SnapshotUpdate(snapshot: Snapshot()),
-            equals: { $0.version == $1.version },
-            composer.compose
-        )
-        self.updates = updates
+        let published = composer.published
+        updates = published.readOnly
         aggregator = MultiLoadAggregator(children: children.map { $0.loadEvents }, hasContent: {
-            updates.value.snapshot.objectCount > 0
+            published.value.snapshot.objectCount > 0
         })
+        childSubscriptions = composer.attach(to: children)
     }
 
     public var loadState: Property<LoadState> { aggregator.loadState }
