@@ -97,10 +97,18 @@ final class Graph: @unchecked Sendable {
         unlock()
     }
 
-    /// Blocks until no other thread is inside a call tracked by `isRunning`, releasing the
-    /// lock while waiting. Only waits when the lock is held exactly once (otherwise waiting
-    /// could deadlock), and never for the calling thread itself.
+    /// Blocks until no other thread is inside the observer call tracked by `isRunning`,
+    /// releasing the lock while waiting (the cancel side of ``Subscription``).
+    ///
+    /// Waiting can never close a wait-for cycle, because only threads that run no observer
+    /// wait: a thread that is delivering (inside an observer call, or anything that call
+    /// releases) returns at once, so a waiting thread is never one that another thread
+    /// waits for. Also returns at once when the lock is held more than once (inside a derived
+    /// closure or a `modify` body, whose outer lock would be held across the wait) and when
+    /// the call in progress is on the calling thread itself.
     func waitWhile(_ isRunning: () -> pthread_t?) {
+        guard depth == 1, let running = isRunning(), pthread_equal(running, pthread_self()) == 0 else { return }
+        if currentThread(creating: false)?.isDelivering == true { return }
         var attempts = 0
         while depth == 1, let thread = isRunning(), pthread_equal(thread, pthread_self()) == 0 {
             unlock()

@@ -81,7 +81,7 @@ public class Property<Value: Sendable>: @unchecked Sendable {
         graph.lock()
         let observation = PropertyObservation(node: node, emitsCurrentValue: emitsCurrentValue, observer: observer, in: graph)
         graph.unlockAndDeliver()
-        return Subscription {
+        return Subscription.detaching {
             graph.lock()
             observation.detach(in: graph)
             graph.unlockAndDeliver()

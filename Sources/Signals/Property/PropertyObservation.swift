@@ -64,12 +64,14 @@ final class PropertyObservation<Value>: GraphNode, Deliverable, @unchecked Senda
         runningThread = nil
     }
 
-    /// Detaches from the graph and releases the closure; waits for a call in progress on
-    /// another thread to return. Caller holds the graph lock.
+    /// Detaches from the graph and releases the closure (idempotent); then waits for a call
+    /// in progress on another thread to return, when this thread may wait (see
+    /// ``Graph/waitWhile(_:)``). Caller holds the graph lock.
     func detach(in graph: Graph) {
-        guard observer != nil else { return }
-        observer = nil
-        node.removeSubscriber(self)
+        if observer != nil {
+            observer = nil
+            node.removeSubscriber(self)
+        }
         graph.waitWhile { runningThread }
     }
 }

@@ -16,15 +16,18 @@ final class EventChannel<Value: Sendable>: @unchecked Sendable {
         graph.lock()
         observers.append(observer)
         graph.unlock()
-        return Subscription { [weak self] in
+        // Idempotent, so it runs on every cancel() (see Subscription).
+        return Subscription.detaching { [weak self] in
             graph.lock()
-            observer.closure = nil
-            observer.parked.removeAll()
-            if let self, let index = self.observers.firstIndex(where: { $0 === observer }) {
-                self.observers.remove(at: index)
+            if observer.closure != nil {
+                observer.closure = nil
+                observer.parked.removeAll()
+                if let self, let index = self.observers.firstIndex(where: { $0 === observer }) {
+                    self.observers.remove(at: index)
+                }
             }
             graph.waitWhile { observer.runningThread }
-            graph.unlock()
+            graph.unlockAndDeliver()
         }
     }
 

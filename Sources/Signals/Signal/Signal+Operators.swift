@@ -38,7 +38,7 @@ extension Signal {
         let all = [self] + others
         return Signal { observer in
             let subscriptions = all.map { $0.observe(observer) }
-            return Subscription { subscriptions.forEach { $0.cancel() } }
+            return Subscription.detaching { subscriptions.forEach { $0.cancel() } }
         }
     }
 

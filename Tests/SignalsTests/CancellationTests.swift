@@ -1,0 +1,276 @@
+import Foundation
+import Testing
+@testable import Signals
+
+/// `cancel()` across threads: observers cancelling each other never deadlock, and a cancel
+/// made outside any observer returns only once the closure has stopped for good.
+///
+/// Every scenario runs its threads with a bounded wait: a deadlock records a failure after
+/// ``CancellationTests/timeout`` instead of hanging the suite (the stuck threads are left
+/// behind, and the repetitions stop).
+@Suite("Cancellation across threads")
+struct CancellationTests {
+    static let timeout: TimeInterval = 10
+    static let repetitions = 200
+
+    /// One side of a mutual-cancellation scenario: something to observe and a way to make
+    /// its observer run.
+    struct Side: Sendable {
+        let observe: @Sendable (@escaping @Sendable () -> Void) -> Subscription
+        let fire: @Sendable () -> Void
+    }
+
+    static func propertySide() -> Side {
+        let property = MutableProperty(0, equals: nil)
+        return Side(
+            observe: { body in property.observe(emitsCurrentValue: false) { _ in body() } },
+            fire: { property.value = 1 }
+        )
+    }
+
+    static func signalSide() -> Side {
+        let (signal, input) = Signal<Int>.pipe()
+        return Side(observe: { body in signal.observe { _ in body() } }, fire: { input.send(1) })
+    }
+
+    /// Two observers, made to run at the same time on two threads, each cancel the other from
+    /// inside their closure. Neither may wait for the other; afterwards neither is called again.
+    static func mutualCancel(_ makeFirst: () -> Side, _ makeSecond: () -> Side) {
+        for repetition in 0..<repetitions {
+            let first = makeFirst()
+            let second = makeSecond()
+            let both = Rendezvous()
+            let calls = (Counter(), Counter())
+            let boxes = (SubscriptionBox(), SubscriptionBox())
+            boxes.0.subscription = first.observe {
+                calls.0.increment()
+                both.arrive(0)
+                boxes.1.subscription?.cancel()
+            }
+            boxes.1.subscription = second.observe {
+                calls.1.increment()
+                both.arrive(1)
+                boxes.0.subscription?.cancel()
+            }
+            let finished = runThreads(timeout: timeout, [first.fire, second.fire])
+            guard finished else {
+                Issue.record("deadlock: two observers cancelling each other did not return within \(timeout) s (repetition \(repetition))")
+                return
+            }
+            #expect(boxes.0.subscription?.isCancelled == true)
+            #expect(boxes.1.subscription?.isCancelled == true)
+            first.fire()
+            second.fire()
+            #expect(calls.0.value == 1 && calls.1.value == 1, "no call after both were cancelled")
+        }
+    }
+
+    @Test func propertyObserversCancellingEachOtherOnTwoThreadsDoNotDeadlock() {
+        Self.mutualCancel(Self.propertySide, Self.propertySide)
+    }
+
+    @Test func signalObserversCancellingEachOtherOnTwoThreadsDoNotDeadlock() {
+        Self.mutualCancel(Self.signalSide, Self.signalSide)
+    }
+
+    @Test func propertyAndSignalObserversCancellingEachOtherOnTwoThreadsDoNotDeadlock() {
+        Self.mutualCancel(Self.propertySide, Self.signalSide)
+    }
+
+    @Test func observersInBatchesCancellingEachOtherOnTwoThreadsDoNotDeadlock() {
+        // The writes are batched: each thread delivers at the end of its own batch.
+        Self.mutualCancel(
+            { let side = Self.propertySide(); return Side(observe: side.observe, fire: { batch { side.fire() } }) },
+            { let side = Self.signalSide(); return Side(observe: side.observe, fire: { batch { side.fire() } }) }
+        )
+    }
+
+    @Test func threeObserversCancellingInACycleOnThreeThreadsDoNotDeadlock() {
+        for repetition in 0..<50 {
+            let sides = [Self.propertySide(), Self.signalSide(), Self.propertySide()]
+            let all = Rendezvous(parties: 3)
+            let boxes = (0..<3).map { _ in SubscriptionBox() }
+            for index in 0..<3 {
+                boxes[index].subscription = sides[index].observe {
+                    all.arrive(index)
+                    boxes[(index + 1) % 3].subscription?.cancel()
+                }
+            }
+            guard runThreads(timeout: Self.timeout, sides.map(\.fire)) else {
+                Issue.record("deadlock: three observers cancelling in a cycle (repetition \(repetition))")
+                return
+            }
+            #expect(boxes.allSatisfy { $0.subscription?.isCancelled == true })
+        }
+    }
+
+    @Test func cancelFromInsideAnObserverDoesNotWaitForACallInProgressOnAnotherThread() {
+        // The documented weaker guarantee: the other call may still be running when cancel()
+        // returns (here it cannot finish before), but it is never called again.
+        for repetition in 0..<50 {
+            let (signal, input) = Signal<Int>.pipe()
+            let trigger = MutableProperty(0, equals: nil)
+            let cancelReturned = DispatchSemaphore(value: 0)
+            let yInside = DispatchSemaphore(value: 0)
+            let yCalls = Counter()
+            let yFinishedAfterCancel = Counter()
+            let box = SubscriptionBox()
+            box.subscription = signal.observe { _ in
+                yCalls.increment()
+                yInside.signal()
+                if cancelReturned.wait(timeout: .now() + Self.timeout) == .success { yFinishedAfterCancel.increment() }
+            }
+            let x = trigger.observe(emitsCurrentValue: false) { _ in
+                _ = yInside.wait(timeout: .now() + Self.timeout)
+                box.subscription?.cancel()
+                cancelReturned.signal()
+            }
+            defer { x.cancel() }
+            guard runThreads(timeout: Self.timeout, [{ input.send(1) }, { trigger.value = 1 }]) else {
+                Issue.record("cancel() inside an observer waited for a call in progress elsewhere (repetition \(repetition))")
+                return
+            }
+            #expect(yFinishedAfterCancel.value == 1, "the call in progress ran to its end after cancel() returned")
+            input.send(2)
+            #expect(yCalls.value == 1)
+        }
+    }
+
+    @Test func afterCancelReturnsOutsideObserversASignalObserverIsNeverCalledAgain() {
+        Self.cancelRace { fire in
+            let (signal, input) = Signal<Int>.pipe()
+            return (signal.observe { _ in fire() }, { input.send(0) })
+        }
+    }
+
+    @Test func afterCancelReturnsOutsideObserversAPropertyObserverIsNeverCalledAgain() {
+        Self.cancelRace { fire in
+            let property = MutableProperty(0, equals: nil)
+            return (property.observe(emitsCurrentValue: false) { _ in fire() }, { property.value = 1 })
+        }
+    }
+
+    @Test func afterCancelReturnsInsideABatchTheObserverIsNeverCalledAgain() {
+        // A thread inside a batch runs no observer, so its cancel() waits like any other.
+        Self.cancelRace(cancelInBatch: true) { fire in
+            let property = MutableProperty(0, equals: nil)
+            return (property.observe(emitsCurrentValue: false) { _ in fire() }, { property.value = 1 })
+        }
+    }
+
+    @Test func everyConcurrentCancelReturnsOnlyOnceTheObserverHasStopped() {
+        // Two threads cancel at once: the one that loses the race must wait too.
+        Self.cancelRace(cancellers: 2) { fire in
+            let (signal, input) = Signal<Int>.pipe()
+            return (signal.map { $0 }.observe { _ in fire() }, { input.send(0) })
+        }
+        Self.cancelRace(cancellers: 2) { fire in
+            let property = MutableProperty(0, equals: nil)
+            return (property.observe(emitsCurrentValue: false) { _ in fire() }, { property.value = 1 })
+        }
+    }
+
+    /// A writer thread keeps an observer busy (each call takes ~100 µs) while `cancellers`
+    /// threads, running no observer, cancel at a random moment; once each cancel() returns,
+    /// no call may be running or start.
+    static func cancelRace(
+        cancellers: Int = 1,
+        cancelInBatch: Bool = false,
+        _ make: (_ observer: @escaping @Sendable () -> Void) -> (Subscription, @Sendable () -> Void)
+    ) {
+        for repetition in 0..<40 {
+            let state = CancelRaceState()
+            let (subscription, fire) = make {
+                state.enter()
+                usleep(100)
+                state.leave()
+            }
+            let stop = StopFlag()
+            let writer = Thread {
+                while !stop.isSet { fire() }
+            }
+            writer.start()
+            usleep(UInt32.random(in: 0...2_000))
+            let cancelled = runThreads(timeout: timeout, (0..<cancellers).map { _ in
+                {
+                    if cancelInBatch { batch { subscription.cancel() } } else { subscription.cancel() }
+                    state.markCancelled()
+                }
+            })
+            usleep(1_000)
+            stop.set()
+            guard cancelled else {
+                Issue.record("cancel() did not return within \(timeout) s (repetition \(repetition))")
+                return
+            }
+            #expect(state.callsAfterCancel == 0, "repetition \(repetition)")
+            while !writer.isFinished { usleep(100) }
+        }
+    }
+}
+
+@Suite("Subscription identity")
+struct SubscriptionIdentityTests {
+    @Test func subscriptionsAreEqualOnlyToThemselvesBeforeAndAfterCancelling() {
+        let property = MutableProperty(0)
+        let first = property.observe { _ in }
+        let second = property.observe { _ in }
+        let sameClosure: @Sendable () -> Void = {}
+        let custom = (Subscription(onCancel: sameClosure), Subscription(onCancel: sameClosure))
+        #expect(first == first)
+        #expect(first != second)
+        #expect(custom.0 != custom.1, "the same onCancel closure does not make them equal")
+        var set: Set<Subscription> = [first, second, custom.0]
+        let hashBefore = first.hashValue
+        first.cancel()
+        #expect(first.hashValue == hashBefore)
+        #expect(set.contains(first))
+        set.remove(first)
+        #expect(set.count == 2 && !set.contains(first))
+        second.cancel()
+    }
+}
+
+/// Lets `parties` threads wait for each other (each for at most `timeout` seconds, so a test
+/// that breaks the rendezvous fails instead of hanging).
+final class Rendezvous: Sendable {
+    private let arrivals: [DispatchSemaphore]
+    private let timeout: TimeInterval
+
+    init(parties: Int = 2, timeout: TimeInterval = 5) {
+        arrivals = (0..<parties).map { _ in DispatchSemaphore(value: 0) }
+        self.timeout = timeout
+    }
+
+    /// Signals that party `index` is here and waits for every other party.
+    func arrive(_ index: Int) {
+        for _ in 0..<(arrivals.count - 1) { arrivals[index].signal() }
+        for (other, semaphore) in arrivals.enumerated() where other != index {
+            _ = semaphore.wait(timeout: .now() + timeout)
+        }
+    }
+}
+
+final class StopFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    func set() { lock.withLock { value = true } }
+    var isSet: Bool { lock.withLock { value } }
+}
+
+/// Runs each body on its own thread; false if they did not all return within `timeout`
+/// seconds (the threads are then left running).
+func runThreads(timeout: TimeInterval, _ bodies: [@Sendable () -> Void]) -> Bool {
+    let done = DispatchSemaphore(value: 0)
+    for body in bodies {
+        Thread {
+            body()
+            done.signal()
+        }.start()
+    }
+    let deadline = DispatchTime.now() + timeout
+    for _ in bodies {
+        if done.wait(timeout: deadline) == .timedOut { return false }
+    }
+    return true
+}
