@@ -6,9 +6,16 @@
 ///
 /// ## Threading
 /// `send` and `observe` may be called from any thread. Observers run under the same rules as
-/// property observers (see ``Property``): with no lock held, one at a time process-wide, in
-/// FIFO order, never concurrently with themselves. An event sent from inside an observer is
-/// queued and delivered after that observer returns.
+/// property observers (see ``Property``): with no lock held, on the sending thread before
+/// `send` returns, in the order they became due on that thread. Different observers may run
+/// at the same time on different threads (each thread delivers what its own sends and writes
+/// made due). One subscription's observer never runs concurrently with itself, and receives
+/// events in the order they were sent, whichever threads sent them: if it is already running
+/// on another thread, or an earlier event for it is still held there (by that thread's
+/// ``batch(_:)``, or queued behind the observer it is running), the event waits and that
+/// thread delivers it, so `send` may return before this observer has seen it. An event sent
+/// from inside an observer is queued and delivered after that observer returns; one sent
+/// inside a batch, when the batch ends.
 ///
 /// Operators (``map(_:)``, ``filter(_:)``...) are cheap descriptions: each observation of a
 /// derived signal observes its upstream with the composed closure, so an unobserved derived
