@@ -38,6 +38,8 @@ final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         storage.deallocate()
     }
 
+    /// A dependency cycle reaching a node that is computing gets its previous value, untracked;
+    /// on its first computation there is none, which is a precondition failure.
     override func currentValue(in graph: Graph) -> Value {
         if isComputing {
             guard hasValue else {
@@ -51,25 +53,30 @@ final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     }
 
     override func refresh() {
+        // Computing further up the stack (a dependency cycle): its version has not moved yet.
+        if isComputing { return }
         validate(in: Graph.shared)
     }
 
     private func validate(in graph: Graph) {
+        let version = graph.globalVersion
         if hasValue {
             if !isLinked {
-                if validatedAt == graph.globalVersion { return }
+                if validatedAt == version { return }
             } else if !isStale {
                 return
             }
-            if !dependencyChanged() {
-                isStale = false
-                validatedAt = graph.globalVersion
-                return
-            }
         }
-        recompute(in: graph)
+        // Marked valid before anything runs: a dependency cycle that reaches this node again
+        // (it is validating or computing further up the stack) returns its current value
+        // instead of recursing without end; and a write made meanwhile (by a derived closure)
+        // moves `globalVersion` past `validatedAt` or marks the node stale again, so the next
+        // read validates again instead of keeping a value computed from before the write.
         isStale = false
-        validatedAt = graph.globalVersion
+        validatedAt = version
+        if !hasValue || dependencyChanged() {
+            recompute(in: graph)
+        }
     }
 
     private func dependencyChanged() -> Bool {
@@ -127,12 +134,16 @@ final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     override func didGainFirstSubscriber() {
         // Unlinked validation brings the value up to date; from now on writes upstream
         // reach this node through `markStale`.
-        validate(in: Graph.shared)
+        let graph = Graph.shared
+        validate(in: graph)
         for dependency in dependencies {
             dependency.node.addSubscriber(self)
         }
         isLinked = true
         isStale = false
+        // A write during that validation (from a derived closure) may have come before the
+        // links existed: take the value as stale, and tell the new subscriber.
+        if validatedAt != graph.globalVersion { markStale() }
     }
 
     override func didLoseLastSubscriber() {

@@ -16,6 +16,8 @@ import Darwin
 /// delivers them before its outermost lock is released, unless that thread is already
 /// delivering (a write from inside an observer) or inside a ``batch(_:)``: then the jobs
 /// wait in that thread's queue and run after the current observer returns or the batch ends.
+/// Observers never run with the lock held, so jobs made due under a nested lock (a `modify`
+/// body, a derived closure, a batch ending inside one) wait for the outermost release.
 final class Graph: @unchecked Sendable {
     static let shared = Graph()
 
@@ -92,7 +94,17 @@ final class Graph: @unchecked Sendable {
         if let state = currentThread(creating: false) {
             state.batchDepth -= 1
             if !queue.isEmpty { state.pending.append(contentsOf: &queue) }
-            if state.batchDepth == 0 && !state.isDelivering { drain(state) }
+            if state.batchDepth == 0 && !state.isDelivering {
+                if depth == 1 {
+                    drain(state)
+                } else {
+                    // The batch ended inside a locked call (a `modify` body, a derived
+                    // closure): observers must not run with the lock held, so its jobs go
+                    // back to the lock queue, delivered when the outermost call returns.
+                    queue.append(contentsOf: &state.pending)
+                    threads.removeAll { $0 === state }
+                }
+            }
         }
         unlock()
     }
@@ -128,9 +140,15 @@ final class Graph: @unchecked Sendable {
     /// Delivers `state`'s jobs in FIFO order until its queue is empty or a batch starts.
     private func drain(_ state: ThreadDelivery) {
         state.isDelivering = true
-        while state.batchDepth == 0, let job = state.pending.popFirst() {
-            job.deliver(in: self)
-        }
+        repeat {
+            while state.batchDepth == 0, let job = state.pending.popFirst() {
+                job.deliver(in: self)
+            }
+            // Jobs made due with the lock held and no observer call after them (a derived
+            // closure's write during the last delivery's pull) are this thread's too.
+            if queue.isEmpty { break }
+            state.pending.append(contentsOf: &queue)
+        } while state.batchDepth == 0
         state.isDelivering = false
         if state.batchDepth == 0 && state.pending.isEmpty {
             threads.removeAll { $0 === state }

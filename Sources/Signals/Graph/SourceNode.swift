@@ -2,6 +2,8 @@
 final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     @exclusivity(unchecked) var value: Value
     let isEqual: (@Sendable (Value, Value) -> Bool)?
+    /// True while a `modify` body runs (on the thread holding the lock).
+    @exclusivity(unchecked) var isModifying = false
 
     init(_ value: Value, isEqual: (@Sendable (Value, Value) -> Bool)?) {
         self.value = value
@@ -9,8 +11,14 @@ final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     }
 
     override func currentValue(in graph: Graph) -> Value {
+        if _slowPath(isModifying) { Self.accessedWhileModifying() }
         graph.track(self)
         return value
+    }
+
+    /// Traps: the property was read or written from inside its own `modify` body.
+    static func accessedWhileModifying() -> Never {
+        preconditionFailure("Signals: a MutableProperty was read or written from inside its own modify body; use the body's inout value instead.")
     }
 
     /// Stores `newValue` and marks everything downstream. Caller holds the graph lock.

@@ -25,6 +25,7 @@ public final class MutableProperty<Value: Sendable>: Property<Value>, @unchecked
         set {
             let graph = Graph.shared
             graph.lock()
+            if _slowPath(source.isModifying) { SourceNode<Value>.accessedWhileModifying() }
             source.store(newValue, in: graph)
             graph.unlockAndDeliver()
         }
@@ -34,17 +35,31 @@ public final class MutableProperty<Value: Sendable>: Property<Value>, @unchecked
     /// `body` runs with the graph locked: keep it short and do not wait on other threads.
     /// If `body` throws, the value is left as `body` left it and observers are notified.
     /// Without an equality the value is mutated in place (no copy of large values).
+    ///
+    /// Inside `body`, use its inout argument: reading or writing this same property from
+    /// inside `body` (`value`, `modify`, `swap`, directly or through a derived property that
+    /// has to recompute from it) is a precondition failure, because it would see, or
+    /// overwrite, a half-made value. Other properties may be read and written; observers
+    /// (of this property and of the others) run after `modify` returns, as for any write.
     @discardableResult
     public func modify<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         let graph = Graph.shared
         graph.lock()
         defer { graph.unlockAndDeliver() }
+        if _slowPath(source.isModifying) { SourceNode<Value>.accessedWhileModifying() }
+        source.isModifying = true
         guard source.isEqual != nil else {
-            defer { source.didChange(in: graph) }
+            defer {
+                source.isModifying = false
+                source.didChange(in: graph)
+            }
             return try body(&source.value)
         }
         var value = source.value
-        defer { source.store(value, in: graph) }
+        defer {
+            source.isModifying = false
+            source.store(value, in: graph)
+        }
         return try body(&value)
     }
 

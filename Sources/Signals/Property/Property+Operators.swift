@@ -57,6 +57,8 @@ public func combineLatest<each Element: Sendable>(_ properties: repeat Property<
 }
 
 /// A property holding the current values of `properties`, in order. Glitch-free.
+/// An empty array is valid input: the result is a property whose value is always `[]`
+/// (observers get `[]` once, and nothing after).
 public func combineLatest<Element: Sendable>(_ properties: [Property<Element>]) -> Property<[Element]> {
     Property<[Element]> { properties.map(\.value) }
 }

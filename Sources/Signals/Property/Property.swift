@@ -15,7 +15,21 @@
 /// and no observer is called.
 ///
 /// Derived closures run while the graph is locked: keep them pure and fast, do not block
-/// on other threads inside them, and do not write to properties from them.
+/// on other threads inside them, and do not write to properties from them. What misuse gets:
+/// - **A dependency cycle** (a derived property reading itself, directly or through other
+///   derived properties): while it computes, a read that reaches it again returns its
+///   previous value and is not recorded as a dependency. Nothing hangs or recurses without
+///   end, but the values in a cycle are not glitch-free: each may have seen the other's
+///   previous value, and they may move on later reads. If the property has no previous value
+///   (the cycle is hit during its first computation), it is a precondition failure
+///   ("a derived property read itself while computing its first value").
+/// - **A write from a derived closure** takes effect at once, like any write on that thread:
+///   its observers run once the read, write or delivery that ran the closure is done, and
+///   derived properties that had already read the written property — the writing one
+///   included — recompute on their next read. A closure that changes its own input on
+///   every run therefore never settles: each read recomputes it, and an observer of it is
+///   called again after every call, without end (like an observer that always writes what
+///   it observes).
 ///
 /// ## Threading
 /// All members may be called from any thread. Observers are called with no lock held, so
@@ -24,9 +38,19 @@
 ///   the observers it made due before returning, in the order they became due;
 /// - **except for writes made inside an observer or a ``batch(_:)``**: those are queued on
 ///   that thread and delivered after the current observer returns (or the batch ends),
-///   never lost, never nested, never deadlocking;
+///   never lost, never nested, never deadlocking; writes inside a
+///   ``MutableProperty/modify(_:)`` body or a derived closure are delivered when that
+///   outermost call returns;
+/// - **per thread**: each thread delivers what its own writes made due, so different
+///   observers may run at the same time on different threads, and a batch on one thread
+///   does not delay deliveries made due by another (see ``batch(_:)``);
 /// - **never concurrently with itself**: if one subscription's observer is already running
-///   on another thread, that thread calls it again with the latest value when it returns.
+///   on another thread, or already due there (held by that thread's batch, or queued behind
+///   the observer it is running), that thread calls it with the latest value once it gets
+///   to it, so a write may return before this observer has seen its value.
+///
+/// Cancelling from any thread, including from inside observers, never deadlocks; see
+/// ``Subscription`` for when `cancel()` waits for a call in progress.
 ///
 /// Observers see the latest value: when several writes land before an observer is called
 /// (a batch, concurrent writers, a reentrant write), it is called once with the newest
@@ -47,6 +71,8 @@ public class Property<Value: Sendable>: @unchecked Sendable {
     /// A derived property computed by `compute`, which may read any other properties;
     /// it recomputes whenever something it read changes. Every recomputation notifies
     /// observers (use the Equatable overload or ``init(equals:_:)`` to cut off equal values).
+    /// `compute` must not read this property itself (directly or through others) or write
+    /// properties: see "Derived properties" in the type's documentation for what that gets.
     public convenience init(_ compute: @escaping @Sendable () -> Value) {
         self.init(node: DerivedNode(compute: { _ in compute() }, isEqual: nil))
     }
