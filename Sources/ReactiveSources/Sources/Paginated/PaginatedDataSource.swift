@@ -22,6 +22,7 @@ import Signals
 /// - Duplicates: an object whose identity (its `id` for `Identifiable` types, otherwise the
 ///   object itself; pass `identity` to choose) is already shown is dropped from later pages, so
 ///   a collection that shifted under us never duplicates rows. The first occurrence wins.
+///   Checking costs one hash and set insertion per received object.
 /// - `maxPages`: when set, the oldest pages are dropped as new ones arrive.
 /// - `cancelFetch()` cancels both the refresh and the next-page load in flight.
 ///
@@ -36,27 +37,44 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
     /// The most pages kept, or `nil` for no limit.
     public let maxPages: Int?
     private let fetcher: any PageFetcher<Object>
-    private let identity: @Sendable (Object) -> AnyHashable
+    /// The identities shown (for dropping duplicates); touched only under the engine lock.
+    private let seen: SeenIdentities<Object>
     private let engine: SourceEngine<Object>
     private let paginationState = MutableProperty(PaginationState())
     private let book = PageBook()
 
     /// Creates a paginated source. Nothing is fetched until `fetchData()`.
     /// A negative `prefetchDistance` is treated as 0; a `maxPages` below 1 as 1.
-    public init(
+    /// `identity` names an object for the duplicate rule; `nil` (the default) means the
+    /// object itself.
+    public convenience init(
         name: String = "",
         fetcher: some PageFetcher<Object>,
         placeholders: PlaceholderOptions = .default,
         prefetchDistance: Int = 0,
         maxPages: Int? = nil,
-        identity: @escaping @Sendable (Object) -> AnyHashable = { AnyHashable($0) }
+        identity: (@Sendable (Object) -> AnyHashable)? = nil
+    ) {
+        self.init(
+            name: name, fetcher: fetcher, placeholders: placeholders, prefetchDistance: prefetchDistance,
+            maxPages: maxPages, seen: identity.map { SeenAnyHashables(identity: $0) } ?? SeenObjects<Object>()
+        )
+    }
+
+    init(
+        name: String,
+        fetcher: any PageFetcher<Object>,
+        placeholders: PlaceholderOptions,
+        prefetchDistance: Int,
+        maxPages: Int?,
+        seen: SeenIdentities<Object>
     ) {
         self.name = name
         self.fetcher = fetcher
         self.placeholders = placeholders
         self.prefetchDistance = max(0, prefetchDistance)
         self.maxPages = maxPages.map { max(1, $0) }
-        self.identity = identity
+        self.seen = seen
         engine = SourceEngine(snapshot: Snapshot(sections: [Section(id: name, title: name)]))
     }
 
@@ -149,7 +167,7 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
     // MARK: Applying pages (engine lock held)
 
     private func applyFirst(_ page: Page<Object>) {
-        book.seen = []
+        seen.removeAll()
         let objects = unique(page.objects)
         book.pageCounts = [objects.count]
         book.next = page.next
@@ -177,29 +195,34 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
                 dropped = book.pageCounts.prefix(book.pageCounts.count - maxPages).reduce(0, +)
                 book.pageCounts.removeFirst(book.pageCounts.count - maxPages)
             }
-            paginationState.modify { state in
-                state.info = page.info
-                state.loadedPages += 1
-                state.hasMorePages = Self.hasMore(after: page)
-                state.nextPage = .idle
-            }
-            let newPlaceholder = placeholder(refreshing: false)
+            // The snapshot changes before the paging state is published: a thread that
+            // waits for the page load to end (reading, not observing) then sees the page.
+            var state = paginationState.value
+            state.info = page.info
+            state.loadedPages += 1
+            state.hasMorePages = Self.hasMore(after: page)
+            state.nextPage = .idle
+            let newPlaceholder = placeholder(refreshing: false, state: state)
             engine.mutate { snapshot in
-                let old = snapshot.sections[0]
+                // Only counts and the placeholder are kept from before: holding the old
+                // section would make the append below copy every object shown.
+                let oldObjectCount = snapshot.sections[0].objects.count
+                let oldPlaceholder = snapshot.sections[0].placeholder
                 if dropped > 0 {
-                    for object in old.objects.prefix(dropped) { book.seen.remove(identity(object)) }
+                    for object in snapshot.sections[0].objects.prefix(dropped) { seen.remove(object) }
                     snapshot.sections[0].objects.removeFirst(dropped)
                 }
                 snapshot.sections[0].objects.append(contentsOf: objects)
                 snapshot.sections[0].placeholder = newPlaceholder
                 var changes = ChangeSet.appending(
-                    objects.count, toSection: 0, old: old.placeholder, new: newPlaceholder, oldObjectCount: old.objects.count
+                    objects.count, toSection: 0, old: oldPlaceholder, new: newPlaceholder, oldObjectCount: oldObjectCount
                 )
                 if dropped > 0 {
-                    changes = Self.shifted(changes, droppingFirst: dropped, oldObjectCount: old.objects.count)
+                    changes = Self.shifted(changes, droppingFirst: dropped, oldObjectCount: oldObjectCount)
                 }
                 return changes
             }
+            paginationState.value = state
         }
     }
 
@@ -207,8 +230,10 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
         engine.locked {
             guard sequence == book.sequence, paginationState.value.isLoadingNextPage else { return }
             book.task = nil
-            paginationState.modify { $0.nextPage = error.isCancellation ? .idle : .failed(error) }
-            engine.setPlaceholder(placeholder(refreshing: false), inSection: 0)
+            var state = paginationState.value
+            state.nextPage = error.isCancellation ? .idle : .failed(error)
+            engine.setPlaceholder(placeholder(refreshing: false, state: state), inSection: 0)
+            paginationState.value = state
         }
     }
 
@@ -223,7 +248,8 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
 
     /// The page's objects minus those already shown (or repeated within the page).
     private func unique(_ objects: [Object]) -> [Object] {
-        objects.filter { book.seen.insert(identity($0)).inserted }
+        let seen = self.seen
+        return objects.filter { seen.insert($0) }
     }
 
     private static func hasMore(after page: Page<Object>) -> Bool {
@@ -233,9 +259,11 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
     }
 
     /// The trailing placeholder for the current state.
-    private func placeholder(refreshing: Bool, failure: DataSourceError? = nil, objectCount: Int? = nil, finished: Bool = false) -> Placeholder? {
+    private func placeholder(
+        refreshing: Bool, failure: DataSourceError? = nil, objectCount: Int? = nil, finished: Bool = false, state: PaginationState? = nil
+    ) -> Placeholder? {
         let count = objectCount ?? engine.snapshot.numberOfObjects(inSection: 0)
-        let state = paginationState.value
+        let state = state ?? paginationState.value
         if count == 0 {
             if refreshing { return placeholders.contains(.loading) ? .loading : nil }
             if let failure, !failure.isCancellation { return placeholders.contains(.errors) ? .error(message: failure.message) : nil }
@@ -262,7 +290,6 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
 final class PageBook: @unchecked Sendable {
     var next: PageToken?
     var pageCounts: [Int] = []
-    var seen: Set<AnyHashable> = []
     /// Identifies the current next-page load; bumped to make older ones obsolete.
     var sequence: UInt64 = 0
     var task: Task<Void, Never>?
@@ -281,7 +308,7 @@ extension PaginatedDataSource where Object: Identifiable, Object.ID: Sendable {
     ) {
         self.init(
             name: name, fetcher: fetcher, placeholders: placeholders, prefetchDistance: prefetchDistance,
-            maxPages: maxPages, identity: { AnyHashable($0.id) }
+            maxPages: maxPages, seen: SeenKeys<Object, Object.ID> { $0.id }
         )
     }
 }
