@@ -27,6 +27,9 @@ public struct HTTPCollectionFetcher<Element: Decodable & Sendable>: Fetcher {
     /// The dotted key path of the array in the response (`""` for the root).
     public let keyPath: String
     private let decoder: @Sendable () -> JSONDecoder
+    /// The request (or why there is none) and the read plan, built once.
+    private let request: Result<URLRequest, any Error>
+    private let plan: JSONReadPlan
 
     /// Creates a fetcher. `makeDecoder` supplies the `JSONDecoder` (for date strategies etc.).
     public init(
@@ -43,15 +46,15 @@ public struct HTTPCollectionFetcher<Element: Decodable & Sendable>: Fetcher {
         self.headers = headers
         self.keyPath = keyPath
         self.decoder = makeDecoder
+        request = Result { try configuration.request(apiPath: apiPath, queryItems: queryItems, headers: headers) }
+        plan = JSONReadPlan(itemsKeyPath: keyPath, scalarKeyPaths: [])
     }
 
     /// Delivers the results to `sink` in one or more batches (see ``Fetcher``). Throws a typed error that says what went wrong; stops when the task is cancelled.
     public func fetch(into sink: FetchSink<Element>) async throws {
-        let request = try configuration.request(apiPath: apiPath, queryItems: queryItems, headers: headers)
-        let response = try await configuration.transport.send(request)
+        let response = try await configuration.transport.send(try request.get())
         try Task.checkCancellation()
         try response.requireSuccess()
-        let plan = JSONReadPlan(itemsKeyPath: keyPath, scalarKeyPaths: [])
         let envelope = try JSONEnvelope<Element>.decode(response.body, plan: plan, keyPath: keyPath, url: response.url, decoder: decoder())
         await sink.deliver(envelope.elements)
     }

@@ -24,6 +24,11 @@ public struct HTTPPageFetcher<Element: Decodable & Sendable>: PageFetcher {
     /// How pages are requested and chained.
     public let paging: any PagingStrategy
     private let decoder: @Sendable () -> JSONDecoder
+    /// The request every page starts from (or why there is none), built once.
+    private let baseRequest: Result<(request: URLRequest, headers: [String: String]), any Error>
+    /// The read plan for the strategy's scalar key paths at creation (rebuilt per page only
+    /// if the strategy later reports other paths).
+    private let plan: JSONReadPlan
 
     /// Creates a page fetcher. The default strategy is ``PageNumberPaging`` with Instant
     /// Cocoa's paginator keys.
@@ -43,27 +48,34 @@ public struct HTTPPageFetcher<Element: Decodable & Sendable>: PageFetcher {
         self.keyPath = keyPath
         self.paging = paging
         self.decoder = makeDecoder
+        baseRequest = Result {
+            let request = try configuration.request(apiPath: apiPath, queryItems: queryItems, headers: headers)
+            return (request, request.allHTTPHeaderFields ?? [:])
+        }
+        plan = JSONReadPlan(itemsKeyPath: keyPath, scalarKeyPaths: paging.scalarKeyPaths)
     }
 
     /// Fetches the page `token` names (see ``PageFetcher``). Throws a typed error that says what went wrong; stops when the task is cancelled.
     public func fetchPage(_ token: PageToken) async throws -> Page<Element> {
-        let base = try configuration.request(apiPath: apiPath, queryItems: queryItems, headers: headers)
-        var pageRequest = PageRequest(url: base.url!, headers: base.allHTTPHeaderFields ?? [:])
+        let (base, baseHeaders) = try baseRequest.get()
+        var pageRequest = PageRequest(url: base.url!, headers: baseHeaders)
         try paging.prepare(&pageRequest, for: token)
-        var request = URLRequest(url: pageRequest.url, timeoutInterval: configuration.timeout)
-        for (name, value) in pageRequest.headers { request.setValue(value, forHTTPHeaderField: name) }
+        var request: URLRequest
+        if pageRequest.headers == baseHeaders {
+            request = base
+            request.url = pageRequest.url
+        } else {
+            request = URLRequest(url: pageRequest.url, timeoutInterval: configuration.timeout)
+            for (name, value) in pageRequest.headers { request.setValue(value, forHTTPHeaderField: name) }
+        }
 
         let response = try await configuration.transport.send(request)
         try Task.checkCancellation()
         try response.requireSuccess()
         let scalarPaths = paging.scalarKeyPaths
-        let plan = JSONReadPlan(itemsKeyPath: keyPath, scalarKeyPaths: scalarPaths)
+        let plan = scalarPaths == self.plan.scalarKeyPaths ? self.plan : JSONReadPlan(itemsKeyPath: keyPath, scalarKeyPaths: scalarPaths)
         let envelope = try JSONEnvelope<Element>.decode(response.body, plan: plan, keyPath: keyPath, url: response.url, decoder: decoder())
-        var scalars: [String: JSONScalar] = [:]
-        for path in scalarPaths {
-            if let value = envelope.scalars[JSONReadPlan.components(path)] { scalars[path] = value }
-        }
-        let (info, next) = paging.interpret(PageResponse(http: response, scalars: scalars), objectCount: envelope.elements.count, requested: token)
+        let (info, next) = paging.interpret(PageResponse(http: response, scalars: envelope.scalars), objectCount: envelope.elements.count, requested: token)
         return Page(objects: envelope.elements, info: info, next: next)
     }
 }

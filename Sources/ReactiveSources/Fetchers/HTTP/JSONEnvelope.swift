@@ -1,14 +1,38 @@
 import Foundation
 
 /// What to read from a JSON response in one decoding pass: the array (or single object) at
-/// `itemsPath`, and the scalars at `scalarPaths`.
+/// the items key path, and the scalars at the scalar key paths, as one tree of keys so that
+/// every JSON object on the way is opened once.
 struct JSONReadPlan: Sendable {
-    var itemsPath: [String]
-    var scalarPaths: [[String]]
+    /// The dotted items key path, split.
+    let itemsPath: [String]
+    /// The dotted scalar key paths, as given (the keys of ``JSONEnvelope/scalars``).
+    let scalarKeyPaths: [String]
+    /// The root of the key tree.
+    let root: Node
+
+    /// One JSON value the plan visits: the root, or the value under `key` in its parent.
+    struct Node: Sendable {
+        var key: String
+        /// Whether the items are this value.
+        var isItems = false
+        /// The key of the child on the way to the items, if the items are below this value.
+        var itemsChild: String?
+        /// The scalar key paths that name this value.
+        var scalarNames: [String] = []
+        /// The values below this one that the plan visits, in first-mention order.
+        var children: [Node] = []
+    }
 
     init(itemsKeyPath: String, scalarKeyPaths: [String]) {
         itemsPath = Self.components(itemsKeyPath)
-        scalarPaths = scalarKeyPaths.map(Self.components)
+        self.scalarKeyPaths = scalarKeyPaths
+        var root = Node(key: "")
+        root.insert(itemsPath[...], items: true) { $0.isItems = true }
+        for path in scalarKeyPaths {
+            root.insert(Self.components(path)[...], items: false) { $0.scalarNames.append(path) }
+        }
+        self.root = root
     }
 
     static func components(_ keyPath: String) -> [String] {
@@ -16,6 +40,21 @@ struct JSONReadPlan: Sendable {
     }
 
     static let userInfoKey = CodingUserInfoKey(rawValue: "ReactiveSources.JSONReadPlan")!
+}
+
+extension JSONReadPlan.Node {
+    /// Adds the value at `path` below this one and marks it; `items` records the way down.
+    fileprivate mutating func insert(_ path: ArraySlice<String>, items: Bool, mark: (inout Self) -> Void) {
+        guard let first = path.first else { return mark(&self) }
+        if items { itemsChild = first }
+        if let index = children.firstIndex(where: { $0.key == first }) {
+            children[index].insert(path.dropFirst(), items: items, mark: mark)
+        } else {
+            var child = Self(key: first)
+            child.insert(path.dropFirst(), items: items, mark: mark)
+            children.append(child)
+        }
+    }
 }
 
 /// Thrown while decoding when the key path leads nowhere.
@@ -29,41 +68,95 @@ struct ElementFailure: Error {
     var underlying: any Error
 }
 
-/// Decodes a response by walking the plan's key paths with `superDecoder(forKey:)`, so the
-/// elements are decoded straight from the parsed JSON in a single pass.
+/// Decodes a response by following the plan's key tree through keyed containers, so the
+/// elements are decoded straight from the parsed JSON in a single pass, and each object on
+/// the way is opened once.
 struct JSONEnvelope<Element: Decodable>: Decodable {
     var elements: [Element] = []
-    var scalars: [[String]: JSONScalar] = [:]
+    /// The scalars found, by dotted key path (as given to the plan); absent paths are missing.
+    var scalars: [String: JSONScalar] = [:]
 
     init(from decoder: any Decoder) throws {
         guard let plan = decoder.userInfo[JSONReadPlan.userInfoKey] as? JSONReadPlan else {
             preconditionFailure("JSONEnvelope decoded without a read plan")
         }
-        for path in plan.scalarPaths {
-            if let target = try? Self.descend(decoder, along: path),
-               let scalar = try? target.singleValueContainer().decode(JSONScalar.self) {
-                scalars[path] = scalar
+        let root = plan.root
+        if !root.scalarNames.isEmpty, let scalar = try? decoder.singleValueContainer().decode(JSONScalar.self) {
+            for name in root.scalarNames { scalars[name] = scalar }
+        }
+        if root.isItems {
+            try decodeItems(from: decoder, missing: "<root>")
+        }
+        guard !root.children.isEmpty else { return }
+        guard let container = try? decoder.container(keyedBy: Key.self) else {
+            if let next = root.itemsChild { throw KeyPathMissing(component: next) }
+            return
+        }
+        try visit(root, in: container)
+    }
+
+    /// Reads the children of `node` from `container` (the object `node` names).
+    private mutating func visit(_ node: JSONReadPlan.Node, in container: KeyedDecodingContainer<Key>) throws {
+        for child in node.children {
+            let key = Key(stringValue: child.key)
+            let onItemsPath = node.itemsChild == child.key
+            if !child.scalarNames.isEmpty, let scalar = try? container.decode(JSONScalar.self, forKey: key) {
+                for name in child.scalarNames { scalars[name] = scalar }
+            }
+            if child.isItems {
+                try decodeItems(at: key, in: container)
+            } else if onItemsPath && !container.contains(key) {
+                throw KeyPathMissing(component: child.key)
+            }
+            guard !child.children.isEmpty else { continue }
+            if let nested = try? container.nestedContainer(keyedBy: Key.self, forKey: key) {
+                try visit(child, in: nested)
+            } else if let next = child.itemsChild {
+                throw KeyPathMissing(component: next)
             }
         }
-        let target = try Self.descend(decoder, along: plan.itemsPath)
-        if var array = try? target.unkeyedContainer() {
-            elements.reserveCapacity(array.count ?? 0)
-            while !array.isAtEnd {
-                let index = array.currentIndex
-                do {
-                    elements.append(try array.decode(Element.self))
-                } catch {
-                    throw ElementFailure(index: index, underlying: error)
-                }
-            }
+    }
+
+    /// The items under `key`: an array, or a single object; absent or `null` is a missing key path.
+    private mutating func decodeItems(at key: Key, in container: KeyedDecodingContainer<Key>) throws {
+        guard container.contains(key), (try? container.decodeNil(forKey: key)) != true else {
+            throw KeyPathMissing(component: key.stringValue)
+        }
+        if var array = try? container.nestedUnkeyedContainer(forKey: key) {
+            try decodeElements(from: &array)
         } else {
-            if let single = try? target.singleValueContainer(), single.decodeNil() {
-                throw KeyPathMissing(component: plan.itemsPath.last ?? "<root>")
-            }
             do {
-                elements = [try Element(from: target)]
+                elements = [try container.decode(Element.self, forKey: key)]
             } catch {
                 throw ElementFailure(index: 0, underlying: error)
+            }
+        }
+    }
+
+    /// The items that are the whole value `decoder` decodes (an empty items key path).
+    private mutating func decodeItems(from decoder: any Decoder, missing: String) throws {
+        if var array = try? decoder.unkeyedContainer() {
+            try decodeElements(from: &array)
+        } else {
+            if let single = try? decoder.singleValueContainer(), single.decodeNil() {
+                throw KeyPathMissing(component: missing)
+            }
+            do {
+                elements = [try Element(from: decoder)]
+            } catch {
+                throw ElementFailure(index: 0, underlying: error)
+            }
+        }
+    }
+
+    private mutating func decodeElements(from array: inout any UnkeyedDecodingContainer) throws {
+        elements.reserveCapacity(array.count ?? 0)
+        while !array.isAtEnd {
+            let index = array.currentIndex
+            do {
+                elements.append(try array.decode(Element.self))
+            } catch {
+                throw ElementFailure(index: index, underlying: error)
             }
         }
     }
@@ -73,19 +166,6 @@ struct JSONEnvelope<Element: Decodable>: Decodable {
         var intValue: Int? { nil }
         init(stringValue: String) { self.stringValue = stringValue }
         init?(intValue: Int) { nil }
-    }
-
-    private static func descend(_ decoder: any Decoder, along path: [String]) throws -> any Decoder {
-        var current = decoder
-        for component in path {
-            guard let container = try? current.container(keyedBy: Key.self) else {
-                throw KeyPathMissing(component: component)
-            }
-            let key = Key(stringValue: component)
-            guard container.contains(key) else { throw KeyPathMissing(component: component) }
-            current = try container.superDecoder(forKey: key)
-        }
-        return current
     }
 
     /// Decodes `body` with `plan`, mapping failures to ``HTTPFetchError``.

@@ -33,9 +33,11 @@ public struct URLSessionTransport: HTTPTransport, @unchecked Sendable {
                     } else if let error {
                         continuation.resume(throwing: Self.map(error, url: url, timeout: request.timeoutInterval))
                     } else if let response = response as? HTTPURLResponse {
+                        let fields = response.allHeaderFields
                         var headers: [String: String] = [:]
-                        for (key, value) in response.allHeaderFields {
-                            headers[String(describing: key)] = String(describing: value)
+                        headers.reserveCapacity(fields.count)
+                        for (key, value) in fields {
+                            headers[key.base as? String ?? String(describing: key)] = value as? String ?? String(describing: value)
                         }
                         continuation.resume(returning: HTTPResponse(
                             statusCode: response.statusCode, headers: headers, body: data ?? Data(), url: response.url ?? url
@@ -75,35 +77,32 @@ public struct URLSessionTransport: HTTPTransport, @unchecked Sendable {
 }
 
 /// Holds the data task so a cancellation that races with its creation still cancels it,
-/// and enforces the timeout.
+/// and enforces the timeout (through the shared ``TimeoutWatchdog``).
 private final class TaskBox: @unchecked Sendable {
     private let lock = NSLock()
     private var task: URLSessionDataTask?
     private var isCancelled = false
     private var didTimeOut = false
-    private var timer: (any DispatchSourceTimer)?
+    private var watch: TimeoutWatchdog.Ticket?
 
     func start(_ task: URLSessionDataTask, timeout: TimeInterval) {
-        let timer = DispatchSource.makeTimerSource(queue: .global())
-        timer.schedule(deadline: .now() + max(0.001, timeout))
-        timer.setEventHandler { [weak self] in self?.timeOut() }
         let cancelled = lock.withLock {
             self.task = task
-            self.timer = timer
             return isCancelled
         }
         if cancelled { task.cancel() }
+        let ticket = TimeoutWatchdog.shared.watch(after: max(0.001, timeout)) { [weak self] in self?.timeOut() }
+        lock.withLock { watch = ticket }
         task.resume()
-        timer.resume()
     }
 
-    /// Stops the timer; returns whether the request ended because it timed out.
+    /// Stops watching the timeout; returns whether the request ended because it timed out.
     func finish() -> Bool {
-        let (timer, timedOut) = lock.withLock {
-            defer { self.timer = nil }
-            return (self.timer, didTimeOut)
+        let (ticket, timedOut) = lock.withLock {
+            defer { watch = nil }
+            return (watch, didTimeOut)
         }
-        timer?.cancel()
+        if let ticket { TimeoutWatchdog.shared.unwatch(ticket) }
         return timedOut
     }
 
@@ -121,5 +120,79 @@ private final class TaskBox: @unchecked Sendable {
             return self.task
         }
         task?.cancel()
+    }
+}
+
+/// Runs timeout handlers with one timer for all requests in flight, so a request costs a
+/// dictionary insertion and removal rather than creating, arming and cancelling a dispatch
+/// timer. The timer is armed for the earliest deadline; watching a later deadline, or
+/// unwatching, leaves it alone (when it fires early it re-arms for the next deadline).
+final class TimeoutWatchdog: @unchecked Sendable {
+    static let shared = TimeoutWatchdog()
+
+    typealias Ticket = UInt64
+
+    private let lock = NSLock()
+    private let queue = DispatchQueue(label: "ReactiveSources.TimeoutWatchdog")
+    private var timer: (any DispatchSourceTimer)?
+    private var entries: [Ticket: (deadline: DispatchTime, handler: @Sendable () -> Void)] = [:]
+    private var nextTicket: Ticket = 0
+    /// The deadline the timer is armed for, or `nil` when it is idle.
+    private var armed: DispatchTime?
+
+    deinit {
+        timer?.cancel()
+    }
+
+    /// Calls `handler` (on a background queue) `seconds` from now, unless unwatched first.
+    func watch(after seconds: TimeInterval, _ handler: @escaping @Sendable () -> Void) -> Ticket {
+        let deadline = DispatchTime.now() + seconds
+        return lock.withLock {
+            nextTicket &+= 1
+            entries[nextTicket] = (deadline, handler)
+            if armed.map({ deadline < $0 }) ?? true { arm(deadline) }
+            return nextTicket
+        }
+    }
+
+    /// Forgets `ticket`; its handler will not run (unless it is already running).
+    func unwatch(_ ticket: Ticket) {
+        lock.withLock { _ = entries.removeValue(forKey: ticket) }
+    }
+
+    /// Arms the timer for `deadline`. Caller holds the lock.
+    private func arm(_ deadline: DispatchTime) {
+        armed = deadline
+        if let timer {
+            timer.schedule(deadline: deadline, leeway: .milliseconds(1))
+            return
+        }
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.setEventHandler { [weak self] in self?.fire() }
+        timer.schedule(deadline: deadline, leeway: .milliseconds(1))
+        timer.resume()
+        self.timer = timer
+    }
+
+    /// Runs the handlers whose deadline passed and re-arms for the next one.
+    private func fire() {
+        let due: [@Sendable () -> Void] = lock.withLock {
+            let now = DispatchTime.now()
+            var due: [@Sendable () -> Void] = []
+            var next: DispatchTime?
+            var expired: [Ticket] = []
+            for (ticket, entry) in entries {
+                if entry.deadline <= now {
+                    expired.append(ticket)
+                    due.append(entry.handler)
+                } else if next.map({ entry.deadline < $0 }) ?? true {
+                    next = entry.deadline
+                }
+            }
+            for ticket in expired { entries[ticket] = nil }
+            if let next { arm(next) } else { armed = nil }
+            return due
+        }
+        for handler in due { handler() }
     }
 }

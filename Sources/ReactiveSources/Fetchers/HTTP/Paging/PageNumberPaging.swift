@@ -31,8 +31,12 @@ public struct PageNumberPaging: PagingStrategy {
         case .number(let value): number = value
         case .cursor, .url: throw HTTPFetchError.unsupportedPage(reason: "page-number paging cannot fetch \(token)")
         }
-        set(keys.pageParameter, String(number), in: &request)
-        if let pageSize { set(keys.pageSizeParameter, String(pageSize), in: &request) }
+        var parameters = [(name: keys.pageParameter, value: String(number))]
+        if let pageSize { parameters.append((keys.pageSizeParameter, String(pageSize))) }
+        switch keys.placement {
+        case .query: request.setQueryItems(parameters)
+        case .header: for (name, value) in parameters { request.headers[name] = value }
+        }
     }
 
     /// Reads the page info and the next token from `response` (see ``PagingStrategy``). Missing or ill-typed values leave the fields unknown.
@@ -50,12 +54,5 @@ public struct PageNumberPaging: PagingStrategy {
             if !overflow && requested >= lastPage { isLast = true }
         }
         return (info, isLast ? nil : .number(requested + 1))
-    }
-
-    private func set(_ name: String, _ value: String, in request: inout PageRequest) {
-        switch keys.placement {
-        case .query: request.setQueryItem(name, to: value)
-        case .header: request.headers[name] = value
-        }
     }
 }

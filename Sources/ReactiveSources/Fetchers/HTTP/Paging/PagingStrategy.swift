@@ -37,9 +37,18 @@ public struct PageRequest: Sendable {
 
     /// Sets the query parameter `name` to `value`, replacing any previous value.
     public mutating func setQueryItem(_ name: String, to value: String) {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return }
-        var items = (components.queryItems ?? []).filter { $0.name != name }
-        items.append(URLQueryItem(name: name, value: value))
+        setQueryItems([(name, value)])
+    }
+
+    /// Sets each query parameter `name` to `value`, in order, replacing previous values; the
+    /// URL is parsed and rebuilt once.
+    mutating func setQueryItems(_ pairs: [(name: String, value: String)]) {
+        guard !pairs.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return }
+        var items = components.queryItems ?? []
+        for (name, value) in pairs {
+            items.removeAll { $0.name == name }
+            items.append(URLQueryItem(name: name, value: value))
+        }
         components.queryItems = items
         if let updated = components.url { url = updated }
     }

@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+@testable import ReactiveSources
+
+/// The one-pass reader behind the HTTP fetchers: items and scalars read through one tree of
+/// keys, with the typed errors the fetchers report.
+@Suite("JSON envelope (one-pass items and scalars)")
+struct JSONEnvelopeTests {
+    let url = URL(string: "http://example.test/feed")!
+
+    func decode(_ json: String, items: String, scalars: [String] = []) throws -> JSONEnvelope<FixtureItem> {
+        try JSONEnvelope<FixtureItem>.decode(
+            Data(json.utf8), plan: JSONReadPlan(itemsKeyPath: items, scalarKeyPaths: scalars), keyPath: items, url: url, decoder: JSONDecoder()
+        )
+    }
+
+    func error(_ json: String, items: String, scalars: [String] = []) -> HTTPFetchError? {
+        do {
+            _ = try decode(json, items: items, scalars: scalars)
+            return nil
+        } catch {
+            return error as? HTTPFetchError
+        }
+    }
+
+    @Test func scalarsBesideAndAroundTheItemsAreReadInTheSamePass() throws {
+        let json = """
+        {"meta": {"total": 35, "page": "two"}, "data": {"next_cursor": "c2", "items": [{"id": 1, "title": "a"}, {"id": 2, "title": "b"}], "ratio": 0.5},
+         "flag": true, "gone": null, "object": {"x": 1}, "list": [1]}
+        """
+        let paths = ["meta.total", "meta.page", "data.next_cursor", "data.ratio", "flag", "gone", "object", "list", "missing", "data.items.x", "meta.total.deeper", "meta..total"]
+        let envelope = try decode(json, items: "data.items", scalars: paths)
+        #expect(envelope.elements.map(\.id) == [1, 2])
+        #expect(envelope.scalars == [
+            "meta.total": .integer(35), "meta..total": .integer(35), "meta.page": .string("two"), "data.next_cursor": .string("c2"),
+            "data.ratio": .number(0.5), "flag": .bool(true), "gone": .null,
+        ])
+    }
+
+    @Test func aRootArrayHasNoScalarsAndARootObjectIsOneElementWithItsOwnScalars() throws {
+        let array = try decode(#"[{"id": 1, "title": "a"}, {"id": 2, "title": "b"}]"#, items: "", scalars: ["page"])
+        #expect(array.elements.map(\.id) == [1, 2])
+        #expect(array.scalars.isEmpty)
+        let single = try decode(#"{"id": 7, "title": "only"}"#, items: "", scalars: ["id", "title"])
+        #expect(single.elements == [FixtureItem(id: 7, title: "only", group: nil)])
+        #expect(single.scalars == ["id": .integer(7), "title": .string("only")])
+    }
+
+    @Test func aSingleObjectAtTheKeyPathIsOneElementAndScalarsBelowItAreRead() throws {
+        let envelope = try decode(#"{"item": {"id": 3, "title": "x"}}"#, items: "item", scalars: ["item.id"])
+        #expect(envelope.elements.map(\.id) == [3])
+        #expect(envelope.scalars == ["item.id": .integer(3)])
+    }
+
+    @Test func aMissingKeyPathNamesTheFirstComponentThatIsAbsentOrUnderANonObject() {
+        func missing(_ json: String, _ items: String) -> String? {
+            guard case .keyPathNotFound(let keyPath, let at, _)? = error(json, items: items, scalars: ["page"]) else { return nil }
+            #expect(keyPath == items)
+            return at
+        }
+        #expect(missing(#"{"data": {"items": []}}"#, "data.things") == "things")
+        #expect(missing(#"{"data": {"items": []}}"#, "meta.items") == "meta")
+        #expect(missing(#"{"data": {"items": [1]}}"#, "data.items.deeper") == "deeper")
+        #expect(missing(#"{"data": null}"#, "data.items") == "items")
+        #expect(missing(#"{"data": 5}"#, "data.items") == "items")
+        #expect(missing(#"{"items": null}"#, "items") == "items")
+        #expect(missing(#"[{"id": 1, "title": "a"}]"#, "items") == "items")
+        #expect(missing(#"[{"id": 1, "title": "a"}]"#, "data.items") == "data")
+        #expect(missing("null", "") == "<root>")
+    }
+
+    @Test func anElementThatDoesNotDecodeNamesItsIndexAndPath() {
+        guard case .elementDecoding(let index, let keyPath, let reason, _)? = error(
+            #"{"data": {"items": [{"id": 1, "title": "a"}, {"id": "two", "title": "b"}]}}"#, items: "data.items", scalars: ["data.page"]
+        ) else {
+            Issue.record("expected elementDecoding")
+            return
+        }
+        #expect(index == 1)
+        #expect(keyPath == "data.items")
+        #expect(reason == "expected Int at 'data.items.1.id'")
+        guard case .elementDecoding(0, _, let single, _)? = error(#"{"items": "nope"}"#, items: "items") else {
+            Issue.record("a string at the key path is element 0 failing")
+            return
+        }
+        #expect(!single.isEmpty)
+        guard case .elementDecoding(0, _, let missingKey, _)? = error(#"{"item": {"id": 1}}"#, items: "item") else {
+            Issue.record("a single object that does not decode is element 0")
+            return
+        }
+        #expect(missingKey == "missing key 'title' at 'item'")
+    }
+
+    @Test(arguments: ["", "nope", #"{"items": [}"#, #"{"items": [{"id": 1, "title": "cut"#])
+    func bodiesThatAreNotJSONAreTyped(body: String) {
+        guard case .notJSON(let errorURL, let excerpt)? = error(body, items: "items", scalars: ["page"]) else {
+            Issue.record("expected notJSON for \(body)")
+            return
+        }
+        #expect(errorURL == url)
+        #expect(excerpt == HTTPFetchError.excerpt(of: Data(body.utf8)))
+    }
+}
+
+@Suite("Timeout watchdog (one timer for every request)")
+struct TimeoutWatchdogTests {
+    final class Fired: @unchecked Sendable {
+        private let lock = NSLock()
+        private var entries: [(name: String, at: Duration)] = []
+        func add(_ name: String, _ at: Duration) { lock.withLock { entries.append((name, at)) } }
+        var values: [(name: String, at: Duration)] { lock.withLock { entries } }
+    }
+
+    /// The timer is armed for the 4 s deadline first; the 0.1 s one watched next must re-arm
+    /// it (else it would fire only with the 4 s one). Times are taken in the handlers, so a
+    /// busy machine delays the check, not the result.
+    @Test func anEarlierDeadlineWatchedLaterStillFiresFirstAndUnwatchedOnesNeverFire() async throws {
+        let watchdog = TimeoutWatchdog()
+        let fired = Fired()
+        let clock = ContinuousClock()
+        let start = clock.now
+        let late = watchdog.watch(after: 4) { fired.add("late", clock.now - start) }
+        let cancelled = watchdog.watch(after: 0.05) { fired.add("cancelled", clock.now - start) }
+        _ = watchdog.watch(after: 0.1) { fired.add("early", clock.now - start) }
+        watchdog.unwatch(cancelled)
+        while fired.values.isEmpty && clock.now - start < .seconds(10) { try await Task.sleep(for: .milliseconds(10)) }
+        watchdog.unwatch(late)
+        let values = fired.values
+        #expect(values.map(\.name) == ["early"])
+        if let early = values.first {
+            #expect(early.at >= .milliseconds(100))
+            #expect(early.at < .seconds(4), "fired before the deadline watched first")
+        }
+    }
+}
