@@ -10,11 +10,14 @@ import Signals
 /// offset when child sections are spliced. It never scans the other children.
 ///
 /// Publishing from an observer, rather than computing in a derived property, is what keeps
-/// the snapshot and the aggregated load state consistent: the child's change reaches the
-/// composer before the child's load event reaches the ``MultiLoadAggregator`` (a source
-/// publishes its snapshot before it sends the event), and the Multi's own observers are
-/// queued behind both, so whoever observes the Multi sees a snapshot and a load state that
-/// belong together.
+/// the snapshot and the aggregated load state consistent when a child changes on one thread
+/// at a time: the child's change reaches the composer before the child's load event reaches
+/// the ``MultiLoadAggregator`` (a source publishes its snapshot before it sends the event),
+/// and the Multi's own observers are queued behind both, so whoever observes the Multi sees
+/// a snapshot and a load state that belong together. When two threads drive the same child
+/// at once, delivery is per thread (see Signals), so one thread may compose the child's
+/// final snapshot while the other has not yet told the aggregator; the load state then
+/// catches up right after, and its observers are called with the final state.
 final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
     /// What the composer last saw of one child.
     private struct ChildRecord {
@@ -96,16 +99,14 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
             offset = 0
             for earlier in records[..<index] { offset += earlier.composedCount }
         }
-        let translated = translate(update, record: record, composed: composed)
+        let range = offset..<(offset + record.composedCount)
+        // The fallback diff runs before `modify` (outside the graph's lock); `published` is
+        // written only here, under `lock`, so the sections read now are the ones replaced.
+        var changes = translate(update, record: record, composed: composed)
+            ?? ChangeSet(from: Snapshot(sections: Array(published.value.snapshot.sections[range])), to: Snapshot(sections: composed))
+        changes = changes.translated(oldOffset: offset, newOffset: offset)
+        changes.normalize()
         published.modify { current in
-            let range = offset..<(offset + record.composedCount)
-            var changes: ChangeSet
-            if let translated {
-                changes = translated.translated(oldOffset: offset, newOffset: offset)
-            } else {
-                let old = Snapshot(sections: Array(current.snapshot.sections[range]))
-                changes = ChangeSet(from: old, to: Snapshot(sections: composed)).translated(oldOffset: offset, newOffset: offset)
-            }
             if !splices && composed.count == 1 && record.composedCount == 1 {
                 // In place: the section keeps its storage; only the objects and placeholder move.
                 current.snapshot.sections[offset].objects = composed[0].objects
@@ -113,7 +114,6 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
             } else {
                 current.snapshot.sections.replaceSubrange(range, with: composed)
             }
-            changes.normalize()
             current.changes = changes
             current.version &+= 1
         }

@@ -14,7 +14,11 @@ import Signals
 ///   change that changes nothing visible publishes nothing.
 /// - **Consistent.** The snapshot and the load state are published together: an observer of
 ///   ``updates`` that reads ``loadState`` (or the other way round) sees values that belong
-///   together. The composed snapshot is updated when the child's change is delivered (by the
+///   together, as long as each child is changed by one thread at a time. When two threads
+///   change or fetch the same child at once, an ``updates`` observer may read a load state
+///   one step behind; ``loadState`` then changes right after and its observers see the
+///   final state. The aggregated content state (empty or loaded) is judged from the
+///   children themselves, so it is never behind the objects. The composed snapshot is updated when the child's change is delivered (by the
 ///   thread that made it, right after the child's write, unless that thread is inside an
 ///   observer or a `batch`, in which case it is updated when that observer returns or that
 ///   batch ends): code that changes a child and reads the Multi in the same observer
@@ -55,8 +59,10 @@ public final class MultiDataSource<Object: Hashable & Sendable>: DataSource {
         let composer = MultiComposer<Object>(children: children, splices: splicesChildSections)
         let published = composer.published
         updates = published.readOnly
-        aggregator = MultiLoadAggregator(children: children.map { $0.loadEvents }, hasContent: {
-            published.value.snapshot.objectCount > 0
+        // Content is judged from the children themselves, which are always current; the
+        // composition may lag behind a child changed on another thread.
+        aggregator = MultiLoadAggregator(children: children, hasContent: {
+            children.contains { $0.snapshot.objectCount > 0 }
         })
         childSubscriptions = composer.attach(to: children)
     }

@@ -31,13 +31,26 @@ final class MultiLoadAggregator: @unchecked Sendable {
     private var inFlight = false
     private var subscriptions: [Subscription] = []
 
-    init(children: [Signal<LoadEvent>], hasContent: @escaping @Sendable () -> Bool) {
-        loadState = MutableProperty(LoadState())
+    /// Starts from the children's current states: a child that is already fetching makes the
+    /// composed fetch start at once (its finisher, delivered later, ends it).
+    init<Object>(children: [any DataSource<Object>], hasContent: @escaping @Sendable () -> Bool) {
         (loadEvents, input) = Signal<LoadEvent>.pipe()
         self.hasContent = hasContent
         phases = Array(repeating: .idle, count: children.count)
-        subscriptions = children.enumerated().map { index, events in
-            events.observe { [weak self] event in self?.child(index, sent: event) }
+        loadState = MutableProperty(LoadState())
+        lock.lock()
+        defer { lock.unlock() }
+        // Subscribe before reading the states, under the lock: an event sent meanwhile waits
+        // for the lock and then meets the phases read here, so no finisher is lost.
+        subscriptions = children.enumerated().map { index, child in
+            child.loadEvents.observe { [weak self] event in self?.child(index, sent: event) }
+        }
+        for (index, child) in children.enumerated() where child.loadState.value.isFetching {
+            phases[index] = .loading
+        }
+        if phases.contains(where: \.isActive) {
+            inFlight = true
+            loadState.value = LoadState().applying(.willLoad, hasContent: hasContent())
         }
     }
 
