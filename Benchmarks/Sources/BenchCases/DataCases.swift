@@ -161,6 +161,30 @@ public enum DiffCase {
 /// Grouping `n` objects into 100 sections sorted by key: `SectionedDataSource`'s first
 /// snapshot against `Dictionary(grouping:by:)` plus sorting the keys.
 public enum SectionedCase {
+    /// A synchronous loop for profilers: `iterations` first snapshots of a Sectioned source
+    /// over `n` objects (side "ours"), or the same number of `Dictionary(grouping:by:)`
+    /// groupings (side "baseline"); returns a line describing the result.
+    public static func profile(n: Int = 1_000_000, iterations: Int, baseline: Bool) -> String {
+        var rng = SplitMix64(seed: 7)
+        let objects = (0..<n).map { Item(id: $0, group: Int.random(in: 0..<100, using: &rng)) }
+        let child = SimpleDataSource(name: "all", objects: objects)
+        _ = child.snapshot
+        var sections = 0
+        for _ in 0..<iterations {
+            if baseline {
+                let groups = Dictionary(grouping: objects, by: \.group)
+                let built = groups.keys.sorted().map { key in
+                    Section(id: String(describing: key), title: String(describing: key), objects: groups[key]!)
+                }
+                sections += Snapshot(sections: built).numberOfSections
+            } else {
+                let sectioned = SectionedDataSource(child: child, key: { $0.group }, sectionOrder: .ascending)
+                sections += sectioned.snapshot.numberOfSections
+            }
+        }
+        return "sectioned \(baseline ? "baseline" : "ours"): \(iterations) iterations, \(sections) sections"
+    }
+
     public static func run(config: BenchConfig) -> CaseResult {
         let n = config.smoke ? 50_000 : 1_000_000
         var rng = SplitMix64(seed: 7)

@@ -9,7 +9,7 @@ import Darwin
 //   reactive-profile <shape> <side> [iterations]
 // e.g. `valgrind --tool=callgrind reactive-profile deep ours 200` (strip debug info from a
 // copy of the binary first: valgrind 3.19 cannot read Swift 6.3's DWARF).
-// Shapes: multi (sides ours, rebuild) deep broad diamond triangle mux repeated unstable avoidable cellx1000 create.
+// Shapes: multi (sides ours, rebuild), sectioned (sides ours, baseline), deep broad diamond triangle mux repeated unstable avoidable cellx1000 create.
 // Sides: ours floor OpenCombine Observation.
 
 let arguments = CommandLine.arguments
@@ -21,6 +21,11 @@ let iterations = arguments.count > 3 ? Int(arguments[3]) ?? 100 : 100
 if arguments[1] == "multi" {
     // 100 children x 1,000 objects; each iteration appends 10 objects to one child.
     print(MultiCase.profile(iterations: iterations, rebuild: arguments[2] == "rebuild"))
+    exit(0)
+}
+if arguments[1] == "sectioned" {
+    // 1M objects grouped into 100 sections sorted by key (the Sectioned bench's first snapshot).
+    print(SectionedCase.profile(iterations: iterations, baseline: arguments[2] == "baseline"))
     exit(0)
 }
 if arguments[1] == "create" {

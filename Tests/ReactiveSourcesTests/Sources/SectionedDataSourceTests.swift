@@ -91,6 +91,30 @@ struct SectionedDataSourceTests {
         #expect(sectioned.snapshot.sections.map(\.objects) == expected.keys.sorted().map { expected[$0]! })
     }
 
+    @Test(arguments: [3, 128, 129, 700])
+    func groupsLikeDictionaryGroupingAcrossChildSections(keyCount: Int) {
+        // Several child sections (one per Multi child), reference-counted objects, and both
+        // the direct scatter (up to 128 sections) and the buffered one (more).
+        let children = (0..<3).map { c in
+            SimpleDataSource(name: "c\(c)", objects: (0..<2_000).map { "\(c)-\(($0 * 7919) % 2_000)" })
+        }
+        let multi = MultiDataSource(children: children)
+        let key: @Sendable (String) -> Int = { Int($0.split(separator: "-")[1])! % keyCount }
+        let all = children.flatMap(\.objects)
+        let expected = Dictionary(grouping: all, by: key)
+
+        let sorted = SectionedDataSource(child: multi, key: key, sectionOrder: .descending)
+        #expect(sorted.snapshot.sections.map(\.title) == expected.keys.sorted(by: >).map { String(describing: $0) })
+        #expect(sorted.snapshot.sections.map(\.objects) == expected.keys.sorted(by: >).map { expected[$0]! })
+
+        var firstSeen: [Int] = []
+        for object in all where !firstSeen.contains(key(object)) { firstSeen.append(key(object)) }
+        let unsorted = SectionedDataSource(child: multi, key: key)
+        #expect(unsorted.snapshot.sections.map(\.title) == firstSeen.map { String(describing: $0) })
+        #expect(unsorted.snapshot.sections.map(\.objects) == firstSeen.map { expected[$0]! })
+        #expect(unsorted.snapshot.indexPath(of: all[4_321]) != nil)
+    }
+
     @Test func lifecycleContract() async {
         await checkLifecycleContract(of: SectionedDataSource(child: SimpleDataSource(name: "x", objects: ["a"]), key: { $0 }))
     }
