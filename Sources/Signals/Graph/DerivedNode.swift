@@ -90,7 +90,7 @@ final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     private func recompute(in graph: Graph) {
         let previousTracker = graph.tracker
         runEpoch = graph.nextEpoch()
-        graph.tracker = self
+        graph.tracker = Unmanaged.passUnretained(self)
         isComputing = true
         let newValue = compute(hasValue ? UnsafePointer(storage) : nil)
         isComputing = false

@@ -23,25 +23,26 @@ final class Graph: @unchecked Sendable {
 
     private let mutex = GraphLock()
     /// How many times the owning thread holds the lock.
-    @exclusivity(unchecked) private(set) var depth = 0
+    var depth: Int { mutex.depth }
     /// Bumped by every write to a source node; lets unwatched derived nodes skip revalidation.
     @exclusivity(unchecked) var globalVersion: UInt64 = 1
     @exclusivity(unchecked) private var epochCounter: UInt64 = 0
     /// The derived node whose closure is running, which records what it reads.
-    @exclusivity(unchecked) unowned(unsafe) var tracker: GraphNode?
+    /// Unmanaged so that reading it retains nothing (every property read checks it).
+    @exclusivity(unchecked) var tracker: Unmanaged<GraphNode>?
     /// Jobs made due while the current holder has the lock; moved to its thread's queue
     /// before the lock is fully released.
     @exclusivity(unchecked) private var queue = DeliveryQueue()
     /// Threads that are delivering or batching (usually zero or one).
     @exclusivity(unchecked) private var threads: [ThreadDelivery] = []
+    /// A retired thread state kept for reuse, so that a batch or drain allocates nothing.
+    @exclusivity(unchecked) private var spare: ThreadDelivery?
 
     @inline(__always) func lock() {
         mutex.lock()
-        depth += 1
     }
 
     @inline(__always) func unlock() {
-        depth -= 1
         mutex.unlock()
     }
 
@@ -74,9 +75,11 @@ final class Graph: @unchecked Sendable {
     /// Records a read of `node` by the derived node currently computing, once per run.
     @inline(__always) func track(_ node: GraphNode) {
         guard let tracker else { return }
-        if node.trackEpoch == tracker.runEpoch { return }
-        node.trackEpoch = tracker.runEpoch
-        tracker.collectedDependencies.append(Dependency(node: node, version: node.version))
+        tracker._withUnsafeGuaranteedRef { tracker in
+            if node.trackEpoch == tracker.runEpoch { return }
+            node.trackEpoch = tracker.runEpoch
+            tracker.collectedDependencies.append(Dependency(node: node, version: node.version))
+        }
     }
 
     func enqueue(_ job: any Deliverable) {
@@ -102,7 +105,7 @@ final class Graph: @unchecked Sendable {
                     // closure): observers must not run with the lock held, so its jobs go
                     // back to the lock queue, delivered when the outermost call returns.
                     queue.append(contentsOf: &state.pending)
-                    threads.removeAll { $0 === state }
+                    retire(state)
                 }
             }
         }
@@ -151,7 +154,7 @@ final class Graph: @unchecked Sendable {
         } while state.batchDepth == 0
         state.isDelivering = false
         if state.batchDepth == 0 && state.pending.isEmpty {
-            threads.removeAll { $0 === state }
+            retire(state)
         }
     }
 
@@ -161,18 +164,37 @@ final class Graph: @unchecked Sendable {
             return state
         }
         guard creating else { return nil }
-        let state = ThreadDelivery(thread: me)
+        let state: ThreadDelivery
+        if let spare {
+            self.spare = nil
+            spare.thread = me
+            state = spare
+        } else {
+            state = ThreadDelivery(thread: me)
+        }
         threads.append(state)
         return state
+    }
+
+    /// Removes an idle thread state (no batch, nothing pending) and keeps it as the spare.
+    private func retire(_ state: ThreadDelivery) {
+        if threads.count == 1 && threads[0] === state {
+            threads.removeLast()
+        } else {
+            threads.removeAll { $0 === state }
+        }
+        if spare == nil && state.batchDepth == 0 && state.pending.isEmpty && !state.isDelivering {
+            spare = state
+        }
     }
 }
 
 /// One thread's delivery state. Guarded by the graph lock.
 final class ThreadDelivery {
-    let thread: pthread_t
-    var batchDepth = 0
-    var isDelivering = false
-    var pending = DeliveryQueue()
+    @exclusivity(unchecked) var thread: pthread_t
+    @exclusivity(unchecked) var batchDepth = 0
+    @exclusivity(unchecked) var isDelivering = false
+    @exclusivity(unchecked) var pending = DeliveryQueue()
 
     init(thread: pthread_t) {
         self.thread = thread

@@ -5,19 +5,24 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
-/// A recursive pthread mutex. Recursion lets a derived closure read other properties while
-/// the graph is locked on the same thread.
+/// The graph's recursive lock: a plain pthread mutex plus the owning thread and a hold
+/// count, so that a thread that already holds it (a derived closure reading other
+/// properties, a `modify` body) re-enters with one atomic load and no mutex call.
+///
+/// `owner` is only ever set to a thread's own identifier by that thread, and cleared by it
+/// before it releases the mutex, so a relaxed load that sees the caller's identifier proves
+/// the caller holds the lock; any other value proves it does not.
 final class GraphLock: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let owner = Atomic<UInt>(0)
+    /// How many times the owning thread holds the lock. Only the owner reads or writes it.
+    @exclusivity(unchecked) private(set) var depth = 0
 
     init() {
         mutex = .allocate(capacity: 1)
-        var attributes = pthread_mutexattr_t()
-        pthread_mutexattr_init(&attributes)
-        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
-        pthread_mutex_init(mutex, &attributes)
-        pthread_mutexattr_destroy(&attributes)
+        pthread_mutex_init(mutex, nil)
     }
 
     deinit {
@@ -25,8 +30,31 @@ final class GraphLock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    @inline(__always) func lock() { pthread_mutex_lock(mutex) }
-    @inline(__always) func unlock() { pthread_mutex_unlock(mutex) }
+    @inline(__always) func lock() {
+        let me = currentThreadID()
+        if owner.load(ordering: .relaxed) != me {
+            pthread_mutex_lock(mutex)
+            owner.store(me, ordering: .relaxed)
+        }
+        depth += 1
+    }
+
+    @inline(__always) func unlock() {
+        depth -= 1
+        if depth == 0 {
+            owner.store(0, ordering: .relaxed)
+            pthread_mutex_unlock(mutex)
+        }
+    }
+}
+
+/// A non-zero identifier of the calling thread.
+@inline(__always) func currentThreadID() -> UInt {
+    #if canImport(Darwin)
+    UInt(bitPattern: pthread_self())
+    #else
+    UInt(pthread_self())
+    #endif
 }
 
 /// A plain (non-recursive) mutex for small pieces of state outside the graph.
