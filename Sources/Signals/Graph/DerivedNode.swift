@@ -79,12 +79,25 @@ final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         }
     }
 
+    /// The buffer (kept alive for the loop) owns the nodes, so they are used unretained.
     private func dependencyChanged() -> Bool {
-        for dependency in dependencies {
-            dependency.node.refresh()
-            if dependency.node.version != dependency.version { return true }
+        if dependencies.count == 1 {
+            let seen = dependencies[0].version
+            return Unmanaged.passUnretained(dependencies[0].node)._withUnsafeGuaranteedRef { node in
+                node.refresh()
+                return node.version != seen
+            }
         }
-        return false
+        return dependencies.withUnsafeBufferPointer { dependencies in
+            for dependency in dependencies {
+                let changed = Unmanaged.passUnretained(dependency.node)._withUnsafeGuaranteedRef { node in
+                    node.refresh()
+                    return node.version != dependency.version
+                }
+                if changed { return true }
+            }
+            return false
+        }
     }
 
     private func recompute(in graph: Graph) {

@@ -39,9 +39,15 @@ class GraphNode: @unchecked Sendable {
         if subscribers.isEmpty { didLoseLastSubscriber() }
     }
 
+    /// Marking runs no user code and changes no subscriber list, so the subscribers are
+    /// called through their unretained references.
     final func markSubscribersStale() {
+        if subscribers.count == 1 {
+            subscribers[0]._withUnsafeGuaranteedRef { $0.markStale() }
+            return
+        }
         for subscriber in subscribers {
-            subscriber.takeUnretainedValue().markStale()
+            subscriber._withUnsafeGuaranteedRef { $0.markStale() }
         }
     }
 }
