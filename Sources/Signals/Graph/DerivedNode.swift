@@ -9,27 +9,25 @@
 /// other modules), so it avoids `Value?`: every use of an `Optional<Value>` in unspecialised
 /// code asks the runtime for that type's metadata (a hash lookup), which was a third of all
 /// instructions on the kairo shapes. The value lives in a one-element buffer instead, and
-/// `compute` receives a pointer to the previous value (`nil` on the first run).
-final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
+/// ``evaluate(_:)`` receives a pointer to the previous value (`nil` on the first run).
+///
+/// Abstract: the subclasses in `ComputedNodes.swift` store the computation and the
+/// equality, so a node holds exactly the closures it needs (no wrapping closure, and no
+/// closure at all for `==`). Fields are ordered so the flags share one word.
+class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     /// The current value, initialised once `hasValue` is true.
     private let storage: UnsafeMutablePointer<Value>
-    @exclusivity(unchecked) private var hasValue = false
-    private let compute: @Sendable (UnsafePointer<Value>?) -> Value
-    private let isEqual: (@Sendable (Value, Value) -> Bool)?
     @exclusivity(unchecked) private var dependencies: ContiguousArray<Dependency> = []
+    /// `graph.globalVersion` at the last validation, for unwatched reads.
+    @exclusivity(unchecked) private var validatedAt: UInt64 = 0
+    @exclusivity(unchecked) private var hasValue = false
     /// Set by the push phase while watched; cleared once validated.
     @exclusivity(unchecked) private var isStale = true
     /// Whether this node is in its dependencies' subscriber lists (true while observed).
     @exclusivity(unchecked) private var isLinked = false
     @exclusivity(unchecked) private var isComputing = false
-    /// `graph.globalVersion` at the last validation, for unwatched reads.
-    @exclusivity(unchecked) private var validatedAt: UInt64 = 0
 
-    /// `compute` gets the previous value (`nil` on the first run); the pointer is only valid
-    /// during the call.
-    init(compute: @escaping @Sendable (UnsafePointer<Value>?) -> Value, isEqual: (@Sendable (Value, Value) -> Bool)?) {
-        self.compute = compute
-        self.isEqual = isEqual
+    override init() {
         storage = .allocate(capacity: 1)
     }
 
@@ -38,9 +36,19 @@ final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         storage.deallocate()
     }
 
+    /// Computes the value; `previous` is `nil` on the first run and only valid during the call.
+    func evaluate(_ previous: UnsafePointer<Value>?) -> Value {
+        fatalError("abstract")
+    }
+
+    /// Whether a recomputed value counts as unchanged (nothing downstream recomputes).
+    func isUnchanged(_ old: Value, _ new: Value) -> Bool {
+        false
+    }
+
     /// A dependency cycle reaching a node that is computing gets its previous value, untracked;
     /// on its first computation there is none, which is a precondition failure.
-    override func currentValue(in graph: Graph) -> Value {
+    final override func currentValue(in graph: Graph) -> Value {
         if isComputing {
             guard hasValue else {
                 preconditionFailure("Signals: a derived property read itself while computing its first value (dependency cycle).")
@@ -52,7 +60,7 @@ final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         return storage.pointee
     }
 
-    override func refresh() {
+    final override func refresh() {
         // Computing further up the stack (a dependency cycle): its version has not moved yet.
         if isComputing { return }
         validate(in: Graph.shared)
@@ -105,7 +113,7 @@ final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         runEpoch = graph.nextEpoch()
         graph.tracker = Unmanaged.passUnretained(self)
         isComputing = true
-        let newValue = compute(hasValue ? UnsafePointer(storage) : nil)
+        let newValue = evaluate(hasValue ? UnsafePointer(storage) : nil)
         isComputing = false
         graph.tracker = previousTracker
         // `collectedDependencies` now holds this run's reads; swap so the old list's buffer
@@ -116,7 +124,7 @@ final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         }
         collectedDependencies.removeAll(keepingCapacity: true)
         if hasValue {
-            if let isEqual, isEqual(storage.pointee, newValue) { return }
+            if isUnchanged(storage.pointee, newValue) { return }
             storage.pointee = newValue
         } else {
             storage.initialize(to: newValue)
@@ -138,13 +146,13 @@ final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         }
     }
 
-    override func markStale() {
+    final override func markStale() {
         if isStale { return }
         isStale = true
         markSubscribersStale()
     }
 
-    override func didGainFirstSubscriber() {
+    final override func didGainFirstSubscriber() {
         // Unlinked validation brings the value up to date; from now on writes upstream
         // reach this node through `markStale`.
         let graph = Graph.shared
@@ -159,7 +167,7 @@ final class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         if validatedAt != graph.globalVersion { markStale() }
     }
 
-    override func didLoseLastSubscriber() {
+    final override func didLoseLastSubscriber() {
         isLinked = false
         for dependency in dependencies {
             dependency.node.removeSubscriber(self)

@@ -8,7 +8,7 @@ extension Property {
     /// A derived property holding `transform(value)`, skipping equal results: observers and
     /// downstream properties are not notified when the mapped value does not change.
     public func map<Mapped: Sendable & Equatable>(_ transform: @escaping @Sendable (Value) -> Mapped) -> Property<Mapped> {
-        Property<Mapped>(equals: { $0 == $1 }) { transform(self.value) }
+        Property<Mapped>(node: EquatableComputedNode { transform(self.value) })
     }
 
     /// A property that ignores changes for which `isEqual(old, new)` is true.
@@ -26,7 +26,7 @@ extension Property {
     /// Pairs of the previous and the current value; `previous` is `nil` the first time.
     public func combinePrevious() -> Property<(previous: Value?, current: Value)> {
         Property<(previous: Value?, current: Value)>(
-            node: DerivedNode(compute: { last in (last?.pointee.current, self.value) }, isEqual: nil)
+            node: ClosureComputedNode(compute: { last in (last?.pointee.current, self.value) }, isEqual: nil)
         )
     }
 

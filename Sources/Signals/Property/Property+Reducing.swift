@@ -7,6 +7,6 @@ extension Property {
         equals: @escaping @Sendable (Value, Value) -> Bool,
         _ next: @escaping @Sendable (_ previous: Value) -> Value
     ) {
-        self.init(node: DerivedNode(compute: { previous in next(previous?.pointee ?? initial) }, isEqual: equals))
+        self.init(node: ClosureComputedNode(compute: { previous in next(previous?.pointee ?? initial) }, isEqual: equals))
     }
 }

@@ -74,20 +74,20 @@ public class Property<Value: Sendable>: @unchecked Sendable {
     /// `compute` must not read this property itself (directly or through others) or write
     /// properties: see "Derived properties" in the type's documentation for what that gets.
     public convenience init(_ compute: @escaping @Sendable () -> Value) {
-        self.init(node: DerivedNode(compute: { _ in compute() }, isEqual: nil))
+        self.init(node: ComputedNode(compute))
     }
 
     /// A derived property that treats values for which `equals` returns true as unchanged:
     /// nothing downstream recomputes and no observer is called.
     public convenience init(equals: @escaping @Sendable (Value, Value) -> Bool, _ compute: @escaping @Sendable () -> Value) {
-        self.init(node: DerivedNode(compute: { _ in compute() }, isEqual: equals))
+        self.init(node: ClosureComputedNode(compute: { _ in compute() }, isEqual: equals))
     }
 
     /// A reducer-style derived property: `next` receives the previous value (`initial` on
     /// the first run) and returns the new one, reading whatever properties it needs.
     /// Use it to update a large value incrementally from what changed.
     public convenience init(reducing initial: Value, _ next: @escaping @Sendable (_ previous: Value) -> Value) {
-        self.init(node: DerivedNode(compute: { previous in next(previous?.pointee ?? initial) }, isEqual: nil))
+        self.init(node: ClosureComputedNode(compute: { previous in next(previous?.pointee ?? initial) }, isEqual: nil))
     }
 
     /// The current value. Reading it inside a derived closure records a dependency.
@@ -119,7 +119,7 @@ extension Property where Value: Equatable {
     /// A derived property that skips values equal to the previous one: equal results do not
     /// recompute anything downstream or notify observers.
     public convenience init(_ compute: @escaping @Sendable () -> Value) {
-        self.init(equals: { $0 == $1 }, compute)
+        self.init(node: EquatableComputedNode(compute))
     }
 }
 
