@@ -17,7 +17,7 @@
 class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     /// The current value, initialised once `hasValue` is true.
     private let storage: UnsafeMutablePointer<Value>
-    @exclusivity(unchecked) private var dependencies: ContiguousArray<Dependency> = []
+    @exclusivity(unchecked) private var dependencies = DependencyList()
     /// `graph.globalVersion` at the last validation, for unwatched reads.
     @exclusivity(unchecked) private var validatedAt: UInt64 = 0
     @exclusivity(unchecked) private var hasValue = false
@@ -87,42 +87,35 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         }
     }
 
-    /// The buffer (kept alive for the loop) owns the nodes, so they are used unretained.
     private func dependencyChanged() -> Bool {
-        if dependencies.count == 1 {
-            let seen = dependencies[0].version
-            return Unmanaged.passUnretained(dependencies[0].node)._withUnsafeGuaranteedRef { node in
-                node.refresh()
-                return node.version != seen
-            }
-        }
-        return dependencies.withUnsafeBufferPointer { dependencies in
-            for dependency in dependencies {
-                let changed = Unmanaged.passUnretained(dependency.node)._withUnsafeGuaranteedRef { node in
-                    node.refresh()
-                    return node.version != dependency.version
-                }
-                if changed { return true }
-            }
-            return false
+        dependencies.contains { node, seen in
+            node.refresh()
+            return node.version != seen
         }
     }
 
     private func recompute(in graph: Graph) {
-        let previousTracker = graph.tracker
-        runEpoch = graph.nextEpoch()
-        graph.tracker = Unmanaged.passUnretained(self)
+        let run = graph.beginRun()
         isComputing = true
         let newValue = evaluate(hasValue ? UnsafePointer(storage) : nil)
         isComputing = false
-        graph.tracker = previousTracker
-        // `collectedDependencies` now holds this run's reads; swap so the old list's buffer
-        // is reused by the next run.
-        swap(&dependencies, &collectedDependencies)
-        if isLinked {
-            relink(from: collectedDependencies, to: dependencies)
+        graph.endRun(run)
+        let sameNodes = graph.collected.withUnsafeBufferPointer { collected in
+            dependencies.updateVersions(ifSameNodesAs: UnsafeBufferPointer(rebasing: collected[run.start...]))
         }
-        collectedDependencies.removeAll(keepingCapacity: true)
+        if !sameNodes {
+            let new = graph.collected.withUnsafeBufferPointer { collected in
+                DependencyList(UnsafeBufferPointer(rebasing: collected[run.start...]))
+            }
+            let old = dependencies
+            dependencies = new
+            // Linking may run other computations, which push onto `collected`: this run's
+            // reads are only dropped afterwards, and `old` and `new` keep their nodes alive.
+            if isLinked {
+                relink(from: old, to: new)
+            }
+        }
+        graph.dropReads(of: run)
         if hasValue {
             if isUnchanged(storage.pointee, newValue) { return }
             storage.pointee = newValue
@@ -134,15 +127,24 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     }
 
     /// Moves this watched node's subscriptions from the old dependency set to the new one.
-    private func relink(from old: ContiguousArray<Dependency>, to new: ContiguousArray<Dependency>) {
-        if old.count == new.count && zip(old, new).allSatisfy({ $0.node === $1.node }) { return }
-        let oldIDs = Set(old.map { ObjectIdentifier($0.node) })
-        let newIDs = Set(new.map { ObjectIdentifier($0.node) })
-        for dependency in new where !oldIDs.contains(ObjectIdentifier(dependency.node)) {
-            dependency.node.addSubscriber(self)
+    /// Small lists (the usual case) are compared by linear search, large ones through sets.
+    private func relink(from old: DependencyList, to new: DependencyList) {
+        if old.count <= 16 && new.count <= 16 {
+            new.forEachNode { node in
+                if !old.containsNode(node) { node.addSubscriber(self) }
+            }
+            old.forEachNode { node in
+                if !new.containsNode(node) { node.removeSubscriber(self) }
+            }
+            return
         }
-        for dependency in old where !newIDs.contains(ObjectIdentifier(dependency.node)) {
-            dependency.node.removeSubscriber(self)
+        let oldIDs = old.nodeIdentifiers()
+        let newIDs = new.nodeIdentifiers()
+        new.forEachNode { node in
+            if !oldIDs.contains(ObjectIdentifier(node)) { node.addSubscriber(self) }
+        }
+        old.forEachNode { node in
+            if !newIDs.contains(ObjectIdentifier(node)) { node.removeSubscriber(self) }
         }
     }
 
@@ -157,9 +159,9 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         // reach this node through `markStale`.
         let graph = Graph.shared
         validate(in: graph)
-        for dependency in dependencies {
-            dependency.node.addSubscriber(self)
-        }
+        // A copy: it keeps the nodes alive even if linking reaches this node again.
+        let linked = dependencies
+        linked.forEachNode { $0.addSubscriber(self) }
         isLinked = true
         isStale = false
         // A write during that validation (from a derived closure) may have come before the
@@ -169,9 +171,8 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
 
     final override func didLoseLastSubscriber() {
         isLinked = false
-        for dependency in dependencies {
-            dependency.node.removeSubscriber(self)
-        }
+        let unlinked = dependencies
+        unlinked.forEachNode { $0.removeSubscriber(self) }
         isStale = true
     }
 }

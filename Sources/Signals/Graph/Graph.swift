@@ -27,9 +27,14 @@ final class Graph: @unchecked Sendable {
     /// Bumped by every write to a source node; lets unwatched derived nodes skip revalidation.
     @exclusivity(unchecked) var globalVersion: UInt64 = 1
     @exclusivity(unchecked) private var epochCounter: UInt64 = 0
-    /// The derived node whose closure is running, which records what it reads.
-    /// Unmanaged so that reading it retains nothing (every property read checks it).
-    @exclusivity(unchecked) var tracker: Unmanaged<GraphNode>?
+    /// Whether a derived node's closure is running and recording what it reads.
+    @exclusivity(unchecked) private var isTracking = false
+    /// Identifies the running derived computation; a node read in this run has this
+    /// `trackEpoch`, which records each read once.
+    @exclusivity(unchecked) private var runEpoch: UInt64 = 0
+    /// What the running computations have read, the innermost one's reads last (a stack:
+    /// a nested computation appends after its caller's reads and removes its own when done).
+    @exclusivity(unchecked) private(set) var collected: ContiguousArray<Dependency> = []
     /// Jobs made due while the current holder has the lock; moved to its thread's queue
     /// before the lock is fully released.
     @exclusivity(unchecked) private var queue = DeliveryQueue()
@@ -67,19 +72,45 @@ final class Graph: @unchecked Sendable {
         lock()
     }
 
-    func nextEpoch() -> UInt64 {
-        epochCounter &+= 1
-        return epochCounter
+    /// The tracking state of a computation further up the stack, saved while a nested one
+    /// runs, and where the nested run's reads start in ``collected``.
+    struct Run {
+        fileprivate let wasTracking: Bool
+        fileprivate let outerEpoch: UInt64
+        let start: Int
     }
 
-    /// Records a read of `node` by the derived node currently computing, once per run.
-    @inline(__always) func track(_ node: GraphNode) {
-        guard let tracker else { return }
-        tracker._withUnsafeGuaranteedRef { tracker in
-            if node.trackEpoch == tracker.runEpoch { return }
-            node.trackEpoch = tracker.runEpoch
-            tracker.collectedDependencies.append(Dependency(node: node, version: node.version))
+    /// Starts recording reads for a derived computation; pair with ``endRun(_:)``.
+    @inline(__always) func beginRun() -> Run {
+        let run = Run(wasTracking: isTracking, outerEpoch: runEpoch, start: collected.count)
+        isTracking = true
+        epochCounter &+= 1
+        runEpoch = epochCounter
+        return run
+    }
+
+    /// Stops recording and resumes the computation `beginRun` suspended. The run's reads
+    /// stay at `collected[run.start...]` until ``dropReads(of:)``.
+    @inline(__always) func endRun(_ run: Run) {
+        isTracking = run.wasTracking
+        runEpoch = run.outerEpoch
+    }
+
+    /// Removes a finished run's reads.
+    @inline(__always) func dropReads(of run: Run) {
+        let count = collected.count - run.start
+        if count == 1 {
+            collected.removeLast()
+        } else if count > 1 {
+            collected.removeSubrange(run.start...)
         }
+    }
+
+    /// Records a read of `node` by the derived computation running, once per run.
+    @inline(__always) func track(_ node: GraphNode) {
+        guard isTracking, node.trackEpoch != runEpoch else { return }
+        node.trackEpoch = runEpoch
+        collected.append(Dependency(node: node, version: node.version))
     }
 
     func enqueue(_ job: any Deliverable) {

@@ -1,7 +1,7 @@
 /// An edge from a derived node to a node it read, with the version it saw.
 struct Dependency {
     let node: GraphNode
-    let version: UInt64
+    var version: UInt64
 }
 
 /// A vertex of the reactive graph. All fields are guarded by the graph lock.
@@ -14,9 +14,8 @@ class GraphNode: @unchecked Sendable {
     /// Bumped whenever the node's value changes.
     @exclusivity(unchecked) final var version: UInt64 = 0
     @exclusivity(unchecked) final var subscribers: ContiguousArray<Unmanaged<GraphNode>> = []
+    /// The ``Graph/runEpoch`` of the last run that recorded a read of this node.
     @exclusivity(unchecked) final var trackEpoch: UInt64 = 0
-    @exclusivity(unchecked) final var runEpoch: UInt64 = 0
-    @exclusivity(unchecked) final var collectedDependencies: ContiguousArray<Dependency> = []
 
     /// Brings the node's value up to date (derived nodes recompute if needed).
     func refresh() {}

@@ -43,7 +43,7 @@ struct DroppedSourceTests {
             feed.fetchData()
             await eventually("page 1 requested") { transport.count == 1 }
             transport.requests[0].answer(.success(page(1, transport.requests[0])))
-            await eventually("page 1 shown") { feed.allObjects.count == 1 }
+            await eventually("page 1 shown") { feed.pagination.value.loadedPages == 1 && feed.allObjects.count == 1 }
             feed.fetchNextPage()
             await eventually("page 2 requested") { transport.count == 2 }
         }
