@@ -1,17 +1,21 @@
 extension Property {
     /// A derived property holding `transform(value)`. `transform` runs lazily, while the
     /// graph is locked (keep it pure and fast).
+    @inlinable
     public func map<Mapped: Sendable>(_ transform: @escaping @Sendable (Value) -> Mapped) -> Property<Mapped> {
         Property<Mapped> { transform(self.value) }
     }
 
     /// A derived property holding `transform(value)`, skipping equal results: observers and
     /// downstream properties are not notified when the mapped value does not change.
+    @inlinable
     public func map<Mapped: Sendable & Equatable>(_ transform: @escaping @Sendable (Value) -> Mapped) -> Property<Mapped> {
-        Property<Mapped>(node: EquatableComputedNode { transform(self.value) })
+        // Resolves to the Equatable initialiser, which cuts off equal results.
+        Property<Mapped> { transform(self.value) }
     }
 
     /// A property that ignores changes for which `isEqual(old, new)` is true.
+    @inlinable
     public func skipRepeats(_ isEqual: @escaping @Sendable (Value, Value) -> Bool) -> Property<Value> {
         Property(equals: isEqual) { self.value }
     }
@@ -19,6 +23,7 @@ extension Property {
     /// Switch-to-latest: follows the property that `transform` returns for the current value,
     /// and switches when this property changes (for example "the objects of the currently
     /// selected source"). The previously followed property is no longer observed.
+    @inlinable
     public func flatMap<Mapped: Sendable>(_ transform: @escaping @Sendable (Value) -> Property<Mapped>) -> Property<Mapped> {
         Property<Mapped> { transform(self.value).value }
     }
@@ -38,6 +43,7 @@ extension Property {
 
 extension Property where Value: Equatable {
     /// A property that ignores writes or recomputations equal to the current value.
+    @inlinable
     public func skipRepeats() -> Property<Value> {
         skipRepeats({ $0 == $1 })
     }
@@ -52,6 +58,7 @@ extension Property where Value == Bool {
 
 /// A property holding the current values of all `properties` as a tuple. Glitch-free: a
 /// single write that changes several inputs produces exactly one new tuple.
+@inlinable
 public func combineLatest<each Element: Sendable>(_ properties: repeat Property<each Element>) -> Property<(repeat each Element)> {
     Property<(repeat each Element)> { (repeat (each properties).value) }
 }
@@ -59,6 +66,7 @@ public func combineLatest<each Element: Sendable>(_ properties: repeat Property<
 /// A property holding the current values of `properties`, in order. Glitch-free.
 /// An empty array is valid input: the result is a property whose value is always `[]`
 /// (observers get `[]` once, and nothing after).
+@inlinable
 public func combineLatest<Element: Sendable>(_ properties: [Property<Element>]) -> Property<[Element]> {
-    Property<[Element]> { properties.map(\.value) }
+    Property<[Element]> { properties.map { $0.value } }
 }
