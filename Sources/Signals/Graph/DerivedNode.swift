@@ -13,19 +13,20 @@
 ///
 /// Abstract: the subclasses in `ComputedNodes.swift` store the computation and the
 /// equality, so a node holds exactly the closures it needs (no wrapping closure, and no
-/// closure at all for `==`). Fields are ordered so the flags share one word.
+/// closure at all for `==`).
 class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
-    /// The current value, initialised once `hasValue` is true.
-    private let storage: UnsafeMutablePointer<Value>
-    @exclusivity(unchecked) private var dependencies = DependencyList()
-    /// `graph.globalVersion` at the last validation, for unwatched reads.
-    @exclusivity(unchecked) private var validatedAt: UInt64 = 0
+    // The flags come first: they fill the bytes after `GraphNode.isSource`.
     @exclusivity(unchecked) private var hasValue = false
     /// Set by the push phase while watched; cleared once validated.
     @exclusivity(unchecked) private var isStale = true
     /// Whether this node is in its dependencies' subscriber lists (true while observed).
     @exclusivity(unchecked) private var isLinked = false
     @exclusivity(unchecked) private var isComputing = false
+    /// The current value, initialised once `hasValue` is true.
+    private let storage: UnsafeMutablePointer<Value>
+    @exclusivity(unchecked) private var dependencies = DependencyList()
+    /// `graph.globalVersion` at the last validation, for unwatched reads.
+    @exclusivity(unchecked) private var validatedAt: UInt64 = 0
 
     override init() {
         storage = .allocate(capacity: 1)

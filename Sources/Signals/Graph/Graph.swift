@@ -18,42 +18,46 @@ import Darwin
 /// wait in that thread's queue and run after the current observer returns or the batch ends.
 /// Observers never run with the lock held, so jobs made due under a nested lock (a `modify`
 /// body, a derived closure, a batch ending inside one) wait for the outermost release.
+@usableFromInline
 final class Graph: @unchecked Sendable {
-    static let shared = Graph()
+    @usableFromInline static let shared = Graph()
+    /// The shared graph without reference counting, for the inlined read path (the graph
+    /// lives for the whole process).
+    @usableFromInline static let unretainedShared = Unmanaged.passUnretained(shared)
 
-    private let mutex = GraphLock()
+    @usableFromInline let mutex = GraphLock()
     /// How many times the owning thread holds the lock.
-    var depth: Int { mutex.depth }
+    @inlinable var depth: Int { mutex.depth }
     /// Bumped by every write to a source node; lets unwatched derived nodes skip revalidation.
     @exclusivity(unchecked) var globalVersion: UInt64 = 1
     @exclusivity(unchecked) private var epochCounter: UInt64 = 0
     /// Whether a derived node's closure is running and recording what it reads.
-    @exclusivity(unchecked) private var isTracking = false
+    @usableFromInline @exclusivity(unchecked) var isTracking = false
     /// Identifies the running derived computation; a node read in this run has this
     /// `trackEpoch`, which records each read once.
-    @exclusivity(unchecked) private var runEpoch: UInt64 = 0
+    @usableFromInline @exclusivity(unchecked) var runEpoch: UInt64 = 0
     /// What the running computations have read, the innermost one's reads last (a stack:
     /// a nested computation appends after its caller's reads and removes its own when done).
-    @exclusivity(unchecked) private(set) var collected: ContiguousArray<Dependency> = []
+    @usableFromInline @exclusivity(unchecked) var collected: ContiguousArray<Dependency> = []
     /// Jobs made due while the current holder has the lock; moved to its thread's queue
     /// before the lock is fully released.
-    @exclusivity(unchecked) private var queue = DeliveryQueue()
+    @usableFromInline @exclusivity(unchecked) var queue = DeliveryQueue()
     /// Threads that are delivering or batching (usually zero or one).
     @exclusivity(unchecked) private var threads: [ThreadDelivery] = []
     /// A retired thread state kept for reuse, so that a batch or drain allocates nothing.
     @exclusivity(unchecked) private var spare: ThreadDelivery?
 
-    @inline(__always) func lock() {
+    @inlinable @inline(__always) func lock() {
         mutex.lock()
     }
 
-    @inline(__always) func unlock() {
+    @inlinable @inline(__always) func unlock() {
         mutex.unlock()
     }
 
     /// Releases the lock; the outermost release on a thread that is neither delivering nor
     /// batching first delivers everything its writes made due.
-    @inline(__always) func unlockAndDeliver() {
+    @inlinable @inline(__always) func unlockAndDeliver() {
         if depth == 1 && !queue.isEmpty {
             deliverQueued()
         }
@@ -107,7 +111,7 @@ final class Graph: @unchecked Sendable {
     }
 
     /// Records a read of `node` by the derived computation running, once per run.
-    @inline(__always) func track(_ node: GraphNode) {
+    @inlinable @inline(__always) func track(_ node: GraphNode) {
         guard isTracking, node.trackEpoch != runEpoch else { return }
         node.trackEpoch = runEpoch
         collected.append(Dependency(node: node, version: node.version))
@@ -164,7 +168,7 @@ final class Graph: @unchecked Sendable {
         }
     }
 
-    private func deliverQueued() {
+    @usableFromInline func deliverQueued() {
         let state = currentThread(creating: true)!
         state.pending.append(contentsOf: &queue)
         if state.isDelivering || state.batchDepth > 0 { return }
@@ -233,6 +237,7 @@ final class ThreadDelivery {
 }
 
 /// Something the graph delivers to user code after a propagation.
+@usableFromInline
 protocol Deliverable: AnyObject {
     /// Called with the graph locked once; releases it around the user callback with
     /// ``Graph/suspendForCallback()`` and returns with the lock held again.
@@ -240,11 +245,14 @@ protocol Deliverable: AnyObject {
 }
 
 /// A FIFO of pending deliveries with amortised O(1) push and pop.
+@usableFromInline
 struct DeliveryQueue {
-    private var storage: [any Deliverable] = []
-    private var head = 0
+    @usableFromInline var storage: [any Deliverable] = []
+    @usableFromInline var head = 0
 
-    var isEmpty: Bool { head == storage.count }
+    @usableFromInline init() {}
+
+    @inlinable var isEmpty: Bool { head == storage.count }
 
     mutating func append(_ job: any Deliverable) {
         storage.append(job)

@@ -14,11 +14,12 @@ import Synchronization
 /// `owner` is only ever set to a thread's own identifier by that thread, and cleared by it
 /// before it releases the mutex, so a relaxed load that sees the caller's identifier proves
 /// the caller holds the lock; any other value proves it does not.
+@usableFromInline
 final class GraphLock: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let owner = Atomic<UInt>(0)
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let owner = Atomic<UInt>(0)
     /// How many times the owning thread holds the lock. Only the owner reads or writes it.
-    @exclusivity(unchecked) private(set) var depth = 0
+    @usableFromInline @exclusivity(unchecked) var depth = 0
 
     init() {
         mutex = .allocate(capacity: 1)
@@ -30,7 +31,7 @@ final class GraphLock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    @inline(__always) func lock() {
+    @inlinable @inline(__always) func lock() {
         let me = currentThreadID()
         if owner.load(ordering: .relaxed) != me {
             pthread_mutex_lock(mutex)
@@ -39,7 +40,7 @@ final class GraphLock: @unchecked Sendable {
         depth += 1
     }
 
-    @inline(__always) func unlock() {
+    @inlinable @inline(__always) func unlock() {
         depth -= 1
         if depth == 0 {
             owner.store(0, ordering: .relaxed)
@@ -49,7 +50,7 @@ final class GraphLock: @unchecked Sendable {
 }
 
 /// A non-zero identifier of the calling thread.
-@inline(__always) func currentThreadID() -> UInt {
+@inlinable @inline(__always) func currentThreadID() -> UInt {
     #if canImport(Darwin)
     UInt(bitPattern: pthread_self())
     #else

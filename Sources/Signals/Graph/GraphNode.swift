@@ -1,7 +1,13 @@
 /// An edge from a derived node to a node it read, with the version it saw.
+@usableFromInline
 struct Dependency {
-    let node: GraphNode
-    var version: UInt64
+    @usableFromInline let node: GraphNode
+    @usableFromInline var version: UInt64
+
+    @usableFromInline init(node: GraphNode, version: UInt64) {
+        self.node = node
+        self.version = version
+    }
 }
 
 /// A vertex of the reactive graph. All fields are guarded by the graph lock.
@@ -10,12 +16,15 @@ struct Dependency {
 /// (watched derived nodes and observations) without retaining them, so upstream nodes never
 /// keep downstream ones alive. A derived node appears in its dependencies' subscriber lists
 /// only while something observes it.
+@usableFromInline
 class GraphNode: @unchecked Sendable {
     /// Bumped whenever the node's value changes.
-    @exclusivity(unchecked) final var version: UInt64 = 0
+    @usableFromInline @exclusivity(unchecked) final var version: UInt64 = 0
     @exclusivity(unchecked) final var subscribers: ContiguousArray<Unmanaged<GraphNode>> = []
     /// The ``Graph/runEpoch`` of the last run that recorded a read of this node.
-    @exclusivity(unchecked) final var trackEpoch: UInt64 = 0
+    @usableFromInline @exclusivity(unchecked) final var trackEpoch: UInt64 = 0
+    /// True for ``SourceNode``s, whose reads clients inline (see `Property.value`).
+    @usableFromInline @exclusivity(unchecked) final var isSource = false
 
     /// Brings the node's value up to date (derived nodes recompute if needed).
     func refresh() {}
@@ -52,9 +61,10 @@ class GraphNode: @unchecked Sendable {
 }
 
 /// A node holding a value of type `Value`.
+@usableFromInline
 class ValueNode<Value>: GraphNode, @unchecked Sendable {
     /// Returns the current value, refreshing it first. Caller holds the graph lock.
-    func currentValue(in graph: Graph) -> Value {
+    @usableFromInline func currentValue(in graph: Graph) -> Value {
         fatalError("abstract")
     }
 }

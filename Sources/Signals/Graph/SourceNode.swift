@@ -1,23 +1,31 @@
 /// A writable node: the storage behind `MutableProperty` and constant properties.
+@usableFromInline
 final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
-    @exclusivity(unchecked) var value: Value
+    @usableFromInline @exclusivity(unchecked) var value: Value
     let isEqual: (@Sendable (Value, Value) -> Bool)?
     /// True while a `modify` body runs (on the thread holding the lock).
-    @exclusivity(unchecked) var isModifying = false
+    @usableFromInline @exclusivity(unchecked) var isModifying = false
 
     init(_ value: Value, isEqual: (@Sendable (Value, Value) -> Bool)?) {
         self.value = value
         self.isEqual = isEqual
+        super.init()
+        isSource = true
     }
 
-    override func currentValue(in graph: Graph) -> Value {
+    @usableFromInline override func currentValue(in graph: Graph) -> Value {
+        trackedValue(in: graph)
+    }
+
+    /// The value, recorded as read by the running computation. Caller holds the graph lock.
+    @inlinable @inline(__always) func trackedValue(in graph: Graph) -> Value {
         if _slowPath(isModifying) { Self.accessedWhileModifying() }
         graph.track(self)
         return value
     }
 
     /// Traps: the property was read or written from inside its own `modify` body.
-    static func accessedWhileModifying() -> Never {
+    @usableFromInline static func accessedWhileModifying() -> Never {
         preconditionFailure("Signals: a MutableProperty was read or written from inside its own modify body; use the body's inout value instead.")
     }
 

@@ -21,7 +21,7 @@ public final class MutableProperty<Value: Sendable>: Property<Value>, @unchecked
     /// The current value. Setting it notifies observers (after the current delivery, if
     /// called from inside an observer).
     public override var value: Value {
-        get { super.value }
+        @inlinable @inline(__always) get { super.value }
         set {
             let graph = Graph.shared
             graph.lock()

@@ -57,7 +57,7 @@
 /// value. Every observer is eventually called with the final value, and never twice with
 /// the same version.
 public class Property<Value: Sendable>: @unchecked Sendable {
-    let node: ValueNode<Value>
+    @usableFromInline let node: ValueNode<Value>
 
     init(node: ValueNode<Value>) {
         self.node = node
@@ -91,12 +91,24 @@ public class Property<Value: Sendable>: @unchecked Sendable {
     }
 
     /// The current value. Reading it inside a derived closure records a dependency.
-    public var value: Value {
-        let graph = Graph.shared
-        graph.lock()
-        let value = node.currentValue(in: graph)
-        graph.unlockAndDeliver()
-        return value
+    ///
+    /// Inlinable so that the client reads a writable property's value specialised for its
+    /// type, without a call through the vtable (the hot path of every derived closure).
+    @inlinable public var value: Value {
+        @inline(__always) get {
+            Graph.unretainedShared._withUnsafeGuaranteedRef { graph in
+                graph.lock()
+                let value: Value
+                if node.isSource {
+                    let source = Unmanaged.passUnretained(unsafeDowncast(node, to: SourceNode<Value>.self))
+                    value = source._withUnsafeGuaranteedRef { $0.trackedValue(in: graph) }
+                } else {
+                    value = node.currentValue(in: graph)
+                }
+                graph.unlockAndDeliver()
+                return value
+            }
+        }
     }
 
     /// Calls `observer` with the current value (unless `emitsCurrentValue` is false) and then
