@@ -19,43 +19,46 @@ extension ChangeSet {
         guard touchesOnlyRows, movedRows.isEmpty else { return false }
         let oldCount = objects.count
         let newCount = newObjects.count
-        guard let deleted = Self.objectRowCount(deletedRows, section: section, count: oldCount, placeholder: oldPlaceholder),
-              let inserted = Self.objectRowCount(insertedRows, section: section, count: newCount, placeholder: newPlaceholder),
-              Self.objectRowCount(updatedRows, section: section, count: newCount, placeholder: newPlaceholder, ascending: false) != nil,
-              oldCount - deleted + inserted == newCount else { return false }
+        guard let deleted = Self.objectRows(deletedRows, section: section, count: oldCount, placeholder: oldPlaceholder),
+              let inserted = Self.objectRows(insertedRows, section: section, count: newCount, placeholder: newPlaceholder),
+              Self.objectRows(updatedRows, section: section, count: newCount, placeholder: newPlaceholder, ascending: false) != nil,
+              oldCount - deleted.count + inserted.count == newCount else { return false }
 
-        // Elements moved by deleting from the end backwards, then inserting from the front;
-        // the object rows are the first `deleted` / `inserted` paths of their lists.
-        var shifted = 0
-        for rank in 0..<deleted {
-            shifted += oldCount - (deleted - 1 - rank) - deletedRows[rank][1] - 1
-        }
-        let remaining = oldCount - deleted
-        for rank in 0..<inserted {
-            shifted += remaining + rank - insertedRows[rank][1]
-        }
+        // Elements moved by deleting from the end backwards (the one at rank r of d deletions
+        // shifts oldCount - d + r - item), then inserting from the front (remaining + r - item).
+        let remaining = oldCount - deleted.count
+        let shifted = deleted.count * remaining + deleted.count * (deleted.count - 1) / 2 - deleted.itemSum
+            + inserted.count * remaining + inserted.count * (inserted.count - 1) / 2 - inserted.itemSum
         guard shifted <= newCount else { return false }
 
-        // Runs of consecutive rows go in one call each: in unspecialised code every call on
-        // the array costs a runtime metadata lookup, so per-element calls cost far more.
-        var end = deleted
+        // The object rows are the first paths of each list. Runs of consecutive rows go in one
+        // call each: in unspecialised code every call on the array costs a runtime metadata
+        // lookup, so per-element calls cost far more.
+        var end = deleted.count
         while end > 0 {
-            var start = end - 1
-            while start > 0 && deletedRows[start - 1][1] == deletedRows[start][1] - 1 { start -= 1 }
-            objects.removeSubrange(deletedRows[start][1]...deletedRows[end - 1][1])
-            end = start
+            let last = deletedRows[end - 1][1]
+            var first = last
+            end -= 1
+            while end > 0 && deletedRows[end - 1][1] == first - 1 {
+                first -= 1
+                end -= 1
+            }
+            objects.removeSubrange(first..<(last + 1))
         }
         var start = 0
-        while start < inserted {
-            var end = start + 1
-            while end < inserted && insertedRows[end][1] == insertedRows[end - 1][1] + 1 { end += 1 }
-            let run = insertedRows[start][1]...insertedRows[end - 1][1]
-            if run.lowerBound == objects.count {
-                objects.append(contentsOf: newObjects[run])
-            } else {
-                objects.insert(contentsOf: newObjects[run], at: run.lowerBound)
+        while start < inserted.count {
+            let first = insertedRows[start][1]
+            var last = first
+            start += 1
+            while start < inserted.count && insertedRows[start][1] == last + 1 {
+                last += 1
+                start += 1
             }
-            start = end
+            if first == objects.count {
+                objects.append(contentsOf: newObjects[first..<(last + 1)])
+            } else {
+                objects.insert(contentsOf: newObjects[first..<(last + 1)], at: first)
+            }
         }
         for path in updatedRows where path[1] < newCount {
             objects[path[1]] = newObjects[path[1]]
@@ -63,13 +66,15 @@ extension ChangeSet {
         return true
     }
 
-    /// How many of `paths` are object rows, when all are rows of `section` below `count`,
-    /// or at `count` for the placeholder row when there is one; and, if `ascending`, the
-    /// object rows strictly ascending and before the placeholder row. `nil` otherwise.
-    private static func objectRowCount(
+    /// How many of `paths` are object rows, and the sum of their items, when all are rows
+    /// of `section` below `count`, or at `count` for the placeholder row when there is one;
+    /// and, if `ascending`, the object rows strictly ascending and before the placeholder
+    /// row. `nil` otherwise.
+    private static func objectRows(
         _ paths: [IndexPath], section: Int, count: Int, placeholder: Bool, ascending: Bool = true
-    ) -> Int? {
+    ) -> (count: Int, itemSum: Int)? {
         var objectRows = 0
+        var itemSum = 0
         var previous = -1
         var placeholderSeen = false
         for path in paths {
@@ -78,12 +83,13 @@ extension ChangeSet {
                 if ascending && (item <= previous || placeholderSeen) { return nil }
                 previous = item
                 objectRows += 1
+                itemSum += item
             } else if item == count && placeholder {
                 placeholderSeen = true
             } else {
                 return nil
             }
         }
-        return objectRows
+        return (objectRows, itemSum)
     }
 }
