@@ -64,7 +64,7 @@ extension ChangeSet {
             }
         }
 
-        func path(_ index: Int) -> IndexPath { IndexPath(indexes: [sections[index], items[index]]) }
+        func path(_ index: Int) -> IndexPath { IndexPath(section: sections[index], item: items[index]) }
     }
 
     private mutating func diffRows<Object>(old: Snapshot<Object>, new: Snapshot<Object>, sectionMatch: Matching) {
@@ -117,11 +117,11 @@ extension ChangeSet {
             case (nil, nil):
                 break
             case (.some, nil):
-                deletedRows.append(IndexPath(indexes: [oldIndex, before.objects.count]))
+                deletedRows.append(IndexPath(section: oldIndex, item: before.objects.count))
             case (nil, .some):
-                insertedRows.append(IndexPath(indexes: [newIndex, after.objects.count]))
+                insertedRows.append(IndexPath(section: newIndex, item: after.objects.count))
             case (.some(let was), .some(let now)):
-                if was != now { updatedRows.append(IndexPath(indexes: [newIndex, after.objects.count])) }
+                if was != now { updatedRows.append(IndexPath(section: newIndex, item: after.objects.count)) }
             }
         }
     }

@@ -8,7 +8,14 @@ import Synchronization
 public struct Snapshot<Object: Hashable & Sendable>: Hashable, Sendable {
     /// The sections, in display order.
     public var sections: [Section<Object>] {
-        didSet { lookup = ObjectLookup<Object>() }
+        didSet {
+            // A table no other copy shares is emptied in place: no allocation per mutation.
+            if isKnownUniquelyReferenced(&lookup) {
+                lookup.invalidate()
+            } else {
+                lookup = ObjectLookup<Object>()
+            }
+        }
     }
     private var lookup = ObjectLookup<Object>()
 
@@ -71,6 +78,17 @@ public struct Snapshot<Object: Hashable & Sendable>: Hashable, Sendable {
 /// A lazily built object -> index path table shared by copies of one snapshot value.
 private final class ObjectLookup<Object: Hashable & Sendable>: Sendable {
     private let table = Mutex<[Object: IndexPath]?>(nil)
+    /// Set once `table` is built: lets `invalidate()` skip the lock (and the generic table)
+    /// for a table never built.
+    private let mayBeBuilt = Atomic<Bool>(false)
+
+    /// Drops the table, if built; the next lookup rebuilds it. The caller holds the only
+    /// reference to this object.
+    func invalidate() {
+        guard mayBeBuilt.load(ordering: .acquiring) else { return }
+        table.withLock { $0 = nil }
+        mayBeBuilt.store(false, ordering: .releasing)
+    }
 
     func indexPath(of object: Object, in sections: [Section<Object>]) -> IndexPath? {
         table.withLock { table in
@@ -79,10 +97,11 @@ private final class ObjectLookup<Object: Hashable & Sendable>: Sendable {
                 built.reserveCapacity(sections.reduce(0) { $0 + $1.objects.count })
                 for (sectionIndex, section) in sections.enumerated() {
                     for (itemIndex, object) in section.objects.enumerated() where built[object] == nil {
-                        built[object] = IndexPath(indexes: [sectionIndex, itemIndex])
+                        built[object] = IndexPath(section: sectionIndex, item: itemIndex)
                     }
                 }
                 table = built
+                mayBeBuilt.store(true, ordering: .releasing)
             }
             return table?[object]
         }

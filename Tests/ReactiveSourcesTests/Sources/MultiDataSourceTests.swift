@@ -270,4 +270,57 @@ struct MultiDataSourceTests {
             #expect(new.changes.applied(to: old.snapshot, valuesFrom: new.snapshot) == new.snapshot)
         }
     }
+
+    @Test func randomChildEditsKeepTheCompositionExact() throws {
+        // Edits of every kind (appends, inserts and removals anywhere, moves, replacements):
+        // the composition applies the child's change to its own objects or takes the child's.
+        var random = SystemRandomNumberGenerator()
+        let children = (0..<3).map { index in SimpleDataSource(name: "c\(index)", objects: Array((index * 100)..<(index * 100 + 20))) }
+        let multi = MultiDataSource(children: children)
+        let seen = Recorder<SnapshotUpdate<Int>>()
+        let subscription = multi.updates.observe { seen.append($0) }
+        defer { subscription.cancel() }
+        var next = 1000
+        for _ in 0..<400 {
+            let child = children[Int.random(in: 0..<3, using: &random)]
+            let count = child.objects.count
+            let fresh = (0..<Int.random(in: 1...4, using: &random)).map { next + $0 }
+            next += fresh.count
+            switch Int.random(in: 0..<6, using: &random) {
+            case 0: child.append(fresh)
+            case 1: try child.insert(fresh, at: Int.random(in: 0...count, using: &random))
+            case 2 where count > 0: try child.remove(at: Int.random(in: 0..<count, using: &random))
+            case 3 where count > 1:
+                try child.move(from: Int.random(in: 0..<count, using: &random), to: Int.random(in: 0..<count, using: &random))
+            case 4: child.replaceObjects(with: child.objects.filter { _ in Bool.random(using: &random) } + fresh)
+            default: child.replaceObjects(with: [])
+            }
+            #expect(multi.snapshot == MultiDataSource(children: children).snapshot)
+        }
+        let all = seen.values
+        for (old, new) in zip(all, all.dropFirst()) {
+            #expect(new.version == old.version + 1)
+            #expect(new.changes.applied(to: old.snapshot, valuesFrom: new.snapshot) == new.snapshot)
+        }
+    }
+
+    @Test func appendingToAChildOfAnObservedMultiDoesNotCopyItsObjects() {
+        // The composition keeps objects of its own, so the child's array is not shared and
+        // appends write into the same storage until it grows (at most once here; a copy per
+        // append would move it 20 times).
+        func address(_ objects: [Int]) -> UInt { objects.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } }
+        let child = SimpleDataSource(name: "c", objects: Array(0..<1000))
+        let multi = MultiDataSource(children: [child, SimpleDataSource(name: "d", objects: [1])])
+        let subscription = multi.updates.observe { _ in }
+        defer { subscription.cancel() }
+        child.append([-1])
+        var moves = 0
+        for value in 0..<20 {
+            let before = address(child.objects)
+            child.append([value])
+            if address(child.objects) != before { moves += 1 }
+        }
+        #expect(moves <= 1, "the child's objects were copied \(moves) times")
+        #expect(multi.snapshot.sections[0].objects == Array(0..<1000) + [-1] + Array(0..<20))
+    }
 }

@@ -4,14 +4,14 @@ extension ChangeSet {
     /// Rows `range` of `section` inserted (new indexes).
     static func insertedRows(_ range: Range<Int>, inSection section: Int) -> ChangeSet {
         var changes = ChangeSet()
-        changes.insertedRows = range.map { IndexPath(indexes: [section, $0]) }
+        changes.insertedRows = range.map { IndexPath(section: section, item: $0) }
         return changes
     }
 
     /// Rows `range` of `section` deleted (old indexes).
     static func deletedRows(_ range: Range<Int>, inSection section: Int) -> ChangeSet {
         var changes = ChangeSet()
-        changes.deletedRows = range.map { IndexPath(indexes: [section, $0]) }
+        changes.deletedRows = range.map { IndexPath(section: section, item: $0) }
         return changes
     }
 
@@ -22,11 +22,11 @@ extension ChangeSet {
         var changes = ChangeSet()
         let newObjectCount = oldObjectCount + appended
         if old != nil && (old != new || appended > 0) {
-            changes.deletedRows.append(IndexPath(indexes: [section, oldObjectCount]))
+            changes.deletedRows.append(IndexPath(section: section, item: oldObjectCount))
         }
-        changes.insertedRows = (oldObjectCount..<newObjectCount).map { IndexPath(indexes: [section, $0]) }
+        changes.insertedRows = (oldObjectCount..<newObjectCount).map { IndexPath(section: section, item: $0) }
         if new != nil && (old != new || appended > 0) {
-            changes.insertedRows.append(IndexPath(indexes: [section, newObjectCount]))
+            changes.insertedRows.append(IndexPath(section: section, item: newObjectCount))
         }
         return changes
     }

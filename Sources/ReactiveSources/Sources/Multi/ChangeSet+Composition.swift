@@ -6,18 +6,31 @@ extension ChangeSet {
     /// sections for that child start at those offsets. O(size of the change set).
     func translated(oldOffset: Int, newOffset: Int) -> ChangeSet {
         if oldOffset == 0 && newOffset == 0 { return self }
-        func old(_ path: IndexPath) -> IndexPath { IndexPath(indexes: [path[0] + oldOffset, path[1]]) }
-        func new(_ path: IndexPath) -> IndexPath { IndexPath(indexes: [path[0] + newOffset, path[1]]) }
-        var result = ChangeSet()
-        result.deletedSections = deletedSections.map { $0 + oldOffset }
-        result.insertedSections = insertedSections.map { $0 + newOffset }
-        result.movedSections = movedSections.map { SectionMove(from: $0.from + oldOffset, to: $0.to + newOffset) }
-        result.retitledSections = retitledSections.map { $0 + newOffset }
-        result.deletedRows = deletedRows.map(old)
-        result.insertedRows = insertedRows.map(new)
-        result.movedRows = movedRows.map { RowMove(from: old($0.from), to: new($0.to)) }
-        result.updatedRows = updatedRows.map(new)
+        var result = self
+        Self.shift(&result.deletedSections, by: oldOffset)
+        Self.shift(&result.insertedSections, by: newOffset)
+        for index in result.movedSections.indices {
+            result.movedSections[index].from += oldOffset
+            result.movedSections[index].to += newOffset
+        }
+        Self.shift(&result.retitledSections, by: newOffset)
+        Self.shift(&result.deletedRows, by: oldOffset)
+        Self.shift(&result.insertedRows, by: newOffset)
+        for index in result.movedRows.indices {
+            result.movedRows[index].from[0] += oldOffset
+            result.movedRows[index].to[0] += newOffset
+        }
+        Self.shift(&result.updatedRows, by: newOffset)
         return result
+    }
+
+    private static func shift(_ sections: inout [Int], by offset: Int) {
+        for index in sections.indices { sections[index] += offset }
+    }
+
+    /// Shifts the section index of every path; the paths are changed in place, not rebuilt.
+    private static func shift(_ paths: inout [IndexPath], by offset: Int) {
+        for index in paths.indices { paths[index][0] += offset }
     }
 
     /// Adds the changes of `other`, which must touch sections disjoint from this one's.
@@ -34,12 +47,24 @@ extension ChangeSet {
 
     /// Sorts the index lists into ascending order.
     mutating func normalize() {
-        deletedSections.sort()
-        insertedSections.sort()
-        retitledSections.sort()
-        deletedRows.sort()
-        insertedRows.sort()
-        updatedRows.sort()
+        Self.sortIfNeeded(&deletedSections)
+        Self.sortIfNeeded(&insertedSections)
+        Self.sortIfNeeded(&retitledSections)
+        Self.sortIfNeeded(&deletedRows)
+        Self.sortIfNeeded(&insertedRows)
+        Self.sortIfNeeded(&updatedRows)
+    }
+
+    /// Sorts `list` unless it is already in order (the usual case: a check is O(n)).
+    private static func sortIfNeeded<Element: Comparable>(_ list: inout [Element]) {
+        var index = 1
+        while index < list.count {
+            if list[index] < list[index - 1] {
+                list.sort()
+                return
+            }
+            index += 1
+        }
     }
 
     /// Whether the change only touches rows (no section inserted, deleted, moved or retitled).

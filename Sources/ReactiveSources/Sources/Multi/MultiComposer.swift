@@ -23,8 +23,11 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
     private struct ChildRecord {
         var version: UInt64
         var state: LoadState
-        /// The child's own sections when last composed.
-        var childSections: [Section<Object>]
+        /// How many sections the child had when last composed.
+        var childSectionCount: Int
+        /// The placeholder of the child's last section when last composed. (The record keeps
+        /// no sections: holding the child's arrays would make its next append copy them.)
+        var childPlaceholder: Placeholder?
         /// How many sections the child contributes to the composed snapshot.
         var composedCount: Int
         /// The placeholder of the child's last composed section.
@@ -48,7 +51,8 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
             let state = child.loadState.value
             let composed = Self.compose(update.snapshot, state: state, name: names[index], index: index, splices: splices)
             records.append(ChildRecord(
-                version: update.version, state: state, childSections: update.snapshot.sections,
+                version: update.version, state: state, childSectionCount: update.snapshot.sections.count,
+                childPlaceholder: Self.lastPlaceholder(of: update.snapshot.sections),
                 composedCount: composed.count, composedPlaceholder: composed.last?.placeholder
             ))
             sections.append(contentsOf: composed)
@@ -61,19 +65,25 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
         children.enumerated().map { index, child in
             let updates = child.updates
             let loadState = child.loadState
-            let latest = Property<ChildValue>(equals: { $0.update.version == $1.update.version && $0.state == $1.state }) {
-                ChildValue(update: updates.value, state: loadState.value)
+            let latest = Property<ChildValue>(equals: { $0.version == $1.version && $0.state == $1.state }) {
+                let update = updates.value
+                return ChildValue(version: update.version, state: loadState.value, update: HandOff(update))
             }
             return latest.observe { [self] value in
-                childPublished(index, update: value.update, state: value.state)
+                // Delivered at most once per value (Signals never repeats a version).
+                guard !value.update.isTaken else { return }
+                childPublished(index, update: value.update.take(), state: value.state)
             }
         }
     }
 
-    /// A child's snapshot update and load state, read together.
+    /// A child's snapshot update and load state, read together. The update is handed over
+    /// rather than stored, so this value, which the derived property keeps, does not share
+    /// the child's storage once composed.
     private struct ChildValue: Sendable {
-        var update: SnapshotUpdate<Object>
+        var version: UInt64
         var state: LoadState
+        var update: HandOff<SnapshotUpdate<Object>>
     }
 
     /// Folds child `index`'s latest update and state into the composed snapshot and
@@ -83,14 +93,20 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
         defer { lock.unlock() }
         let record = records[index]
         if record.version == update.version && record.state == state { return }
-        let composed = Self.compose(update.snapshot, state: state, name: names[index], index: index, splices: splices)
-        let newPlaceholder = composed.last?.placeholder
+        let childSections = update.snapshot.sections
+        let childPlaceholder = Self.lastPlaceholder(of: childSections)
+        // Splicing needs the composed sections up front; a flattened child needs only its
+        // placeholder until the objects are replaced rather than changed in place.
+        let spliced = splices ? Self.compose(update.snapshot, state: state, name: names[index], index: index, splices: true) : nil
+        let newCount = spliced?.count ?? 1
+        let newPlaceholder = spliced.map { $0.last?.placeholder } ?? Self.flattenedPlaceholder(of: childSections, last: childPlaceholder, state: state)
         records[index] = ChildRecord(
-            version: update.version, state: state, childSections: update.snapshot.sections,
-            composedCount: composed.count, composedPlaceholder: newPlaceholder
+            version: update.version, state: state, childSectionCount: childSections.count,
+            childPlaceholder: childPlaceholder,
+            composedCount: newCount, composedPlaceholder: newPlaceholder
         )
         // Only the load state moved and the status placeholder did not: nothing to publish.
-        if record.version == update.version && record.composedCount == composed.count
+        if record.version == update.version && record.composedCount == newCount
             && record.composedPlaceholder == newPlaceholder {
             return
         }
@@ -100,23 +116,49 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
             for earlier in records[..<index] { offset += earlier.composedCount }
         }
         let range = offset..<(offset + record.composedCount)
+        let translatable = isTranslatable(update, childPlaceholder: childPlaceholder, record: record, newCount: newCount, newPlaceholder: newPlaceholder)
         // The fallback diff runs before `modify` (outside the graph's lock); `published` is
         // written only here, under `lock`, so the sections read now are the ones replaced.
-        var changes = translate(update, record: record, composed: composed)
-            ?? ChangeSet(from: Snapshot(sections: Array(published.value.snapshot.sections[range])), to: Snapshot(sections: composed))
+        var changes = translatable
+            ? update.changes
+            : ChangeSet(
+                from: Snapshot(sections: Array(published.value.snapshot.sections[range])),
+                to: Snapshot(sections: spliced ?? [Self.flattened(childSections, placeholder: newPlaceholder, name: names[index], index: index)])
+            )
         changes = changes.translated(oldOffset: offset, newOffset: offset)
         changes.normalize()
         published.modify { current in
-            if !splices && composed.count == 1 && record.composedCount == 1 {
-                // In place: the section keeps its storage; only the objects and placeholder move.
-                current.snapshot.sections[offset].objects = composed[0].objects
-                current.snapshot.sections[offset].placeholder = composed[0].placeholder
+            if let spliced {
+                current.snapshot.sections.replaceSubrange(range, with: spliced)
             } else {
-                current.snapshot.sections.replaceSubrange(range, with: composed)
+                Self.update(
+                    &current.snapshot.sections[offset], at: offset, to: childSections, placeholder: newPlaceholder,
+                    objectsChanged: record.version != update.version,
+                    changes: translatable ? changes : nil, oldPlaceholder: record.composedPlaceholder
+                )
             }
             current.changes = changes
             current.version &+= 1
         }
+    }
+
+    /// Brings a flattened child's composed section (at `index`) up to date in place: the
+    /// child's row change (`changes`, composed indexes) applied to the section's own objects
+    /// when it can be, in O(size of the change) and without sharing the child's array, so
+    /// that neither side copies on the next append; the child's objects otherwise.
+    private static func update(
+        _ section: inout Section<Object>, at index: Int, to childSections: [Section<Object>], placeholder: Placeholder?,
+        objectsChanged: Bool, changes: ChangeSet?, oldPlaceholder: Placeholder?
+    ) {
+        defer { section.placeholder = placeholder }
+        if !objectsChanged { return }
+        if let changes, childSections.count == 1, changes.applyRows(
+            ofSection: index, to: &section.objects, valuesFrom: childSections[0].objects,
+            oldPlaceholder: oldPlaceholder != nil, newPlaceholder: placeholder != nil
+        ) {
+            return
+        }
+        section.objects = childSections.count == 1 ? childSections[0].objects : childSections.flatMap(\.objects)
     }
 
     /// The sections a child contributes: one flattened section, or its own sections
@@ -130,22 +172,39 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
                 return section
             }
             if sections.isEmpty { sections = [Section(id: "\(index)", title: name)] }
-        } else {
-            let childSections = snapshot.sections
-            var section = Section<Object>(id: String(index), title: name)
-            if childSections.count == 1 {
-                section.objects = childSections[0].objects
-            } else {
-                section.objects = childSections.flatMap { $0.objects }
+            let last = sections.count - 1
+            if sections[last].placeholder == nil && sections.allSatisfy({ $0.objects.isEmpty }) {
+                sections[last].placeholder = statusPlaceholder(for: state)
             }
-            section.placeholder = childSections.last?.placeholder
-            sections = [section]
+            return sections
         }
-        let last = sections.count - 1
-        if sections[last].placeholder == nil && sections.allSatisfy({ $0.objects.isEmpty }) {
-            sections[last].placeholder = statusPlaceholder(for: state)
-        }
-        return sections
+        let childSections = snapshot.sections
+        let placeholder = flattenedPlaceholder(of: childSections, last: lastPlaceholder(of: childSections), state: state)
+        return [flattened(childSections, placeholder: placeholder, name: name, index: index)]
+    }
+
+    /// The one section of a flattened child: its objects, then `placeholder`.
+    private static func flattened(_ childSections: [Section<Object>], placeholder: Placeholder?, name: String, index: Int) -> Section<Object> {
+        Section(
+            id: String(index), title: name,
+            objects: childSections.count == 1 ? childSections[0].objects : childSections.flatMap(\.objects),
+            placeholder: placeholder
+        )
+    }
+
+    /// The placeholder of a flattened child's section: the child's own last one (`last`),
+    /// else the status placeholder when the child has no objects.
+    private static func flattenedPlaceholder(of childSections: [Section<Object>], last: Placeholder?, state: LoadState) -> Placeholder? {
+        if let last { return last }
+        for index in 0..<childSections.count where childSections[index].objects.count > 0 { return nil }
+        return statusPlaceholder(for: state)
+    }
+
+    /// The placeholder of the last of `sections`, if any. (Indexing, not `last`: the generic
+    /// `last` costs a few hundred instructions in unspecialised code.)
+    private static func lastPlaceholder(of sections: [Section<Object>]) -> Placeholder? {
+        let count = sections.count
+        return count == 0 ? nil : sections[count - 1].placeholder
     }
 
     /// The placeholder shown for a child with no objects and no placeholder of its own.
@@ -157,22 +216,19 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
         }
     }
 
-    /// The child's own change set, when it maps one-to-one onto the composed sections:
+    /// Whether the child's own change set maps one-to-one onto the composed sections:
     /// the update directly follows the one last composed, and the composed rows are the
     /// child's rows (same section layout, no status placeholder added or removed).
-    private func translate(_ update: SnapshotUpdate<Object>, record: ChildRecord, composed: [Section<Object>]) -> ChangeSet? {
-        guard update.version == record.version &+ 1 else { return nil }
-        let old = record.childSections
+    /// `childPlaceholder` is the placeholder of the update's last section.
+    private func isTranslatable(
+        _ update: SnapshotUpdate<Object>, childPlaceholder: Placeholder?, record: ChildRecord, newCount: Int, newPlaceholder: Placeholder?
+    ) -> Bool {
+        guard update.version == record.version &+ 1, record.childPlaceholder == record.composedPlaceholder,
+              childPlaceholder == newPlaceholder else { return false }
         let new = update.snapshot.sections
         if splices {
-            guard old.count == record.composedCount, new.count == composed.count,
-                  old.last?.placeholder == record.composedPlaceholder,
-                  new.last?.placeholder == composed.last?.placeholder else { return nil }
-            return update.changes
+            return record.childSectionCount == record.composedCount && new.count == newCount
         }
-        guard old.count == 1, new.count == 1, update.changes.touchesOnlyRows,
-              old[0].placeholder == record.composedPlaceholder,
-              new[0].placeholder == composed.first?.placeholder else { return nil }
-        return update.changes
+        return record.childSectionCount == 1 && new.count == 1 && update.changes.touchesOnlyRows
     }
 }

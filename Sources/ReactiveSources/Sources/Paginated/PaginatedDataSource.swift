@@ -280,8 +280,8 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
     /// Rewrites an append change set for a section whose first `dropped` objects were removed.
     private static func shifted(_ changes: ChangeSet, droppingFirst dropped: Int, oldObjectCount: Int) -> ChangeSet {
         var result = changes
-        result.deletedRows = (0..<dropped).map { IndexPath(indexes: [0, $0]) } + changes.deletedRows
-        result.insertedRows = changes.insertedRows.map { IndexPath(indexes: [0, $0[1] - dropped]) }
+        result.deletedRows = (0..<dropped).map { IndexPath(section: 0, item: $0) } + changes.deletedRows
+        result.insertedRows = changes.insertedRows.map { IndexPath(section: 0, item: $0[1] - dropped) }
         return result
     }
 }

@@ -81,7 +81,7 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
         var changes = ChangeSet()
         if newKeys.isEmpty {
             for (index, oldCount) in oldCounts {
-                changes.insertedRows.append(contentsOf: (oldCount..<sections[index].objects.count).map { IndexPath(indexes: [index, $0]) })
+                changes.insertedRows.append(contentsOf: (oldCount..<sections[index].objects.count).map { IndexPath(section: index, item: $0) })
             }
         } else {
             let oldKeys = keys
@@ -103,7 +103,7 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
             }
             for (oldIndex, oldCount) in oldCounts {
                 let newIndex = sectionIndex[oldKeys[oldIndex]]!
-                changes.insertedRows.append(contentsOf: (oldCount..<sections[newIndex].objects.count).map { IndexPath(indexes: [newIndex, $0]) })
+                changes.insertedRows.append(contentsOf: (oldCount..<sections[newIndex].objects.count).map { IndexPath(section: newIndex, item: $0) })
             }
         }
         _ = oldSectionCount
