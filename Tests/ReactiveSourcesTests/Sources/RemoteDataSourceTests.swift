@@ -114,6 +114,9 @@ struct RemoteDataSourceTests {
         let source = RemoteDataSource(name: "Feed", fetcher: fetcher)
         let log = EventLog(source)
         source.fetchData()
+        // Each fetch's call is made by its own task: wait for the first, so that `calls[0]`
+        // is the superseded fetch's (the two tasks may otherwise start in either order).
+        await eventually("first call") { fetcher.calls.count == 1 }
         source.fetchData()
         await eventually("two calls") { fetcher.calls.count == 2 }
         // The newer fetch answers first; the older answers late and must not land.
