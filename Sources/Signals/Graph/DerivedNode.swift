@@ -89,17 +89,23 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     }
 
     private func dependencyChanged() -> Bool {
-        dependencies.contains { node, seen in
-            node.refresh()
-            return node.version != seen
+        // A copy, kept alive for the walk: a refresh may reach this node again and replace
+        // `dependencies` (a cycle, or a write from a derived closure).
+        let checked = dependencies
+        return withExtendedLifetime(checked) {
+            checked.contains { node, seen in
+                node.refresh()
+                return node.version != seen
+            }
         }
     }
 
     private func recompute(in graph: Graph) {
         let run = graph.beginRun()
+        // Until the links are settled below: a cycle reaching this node meanwhile gets the
+        // previous value, and gaining or losing subscribers is settled afterwards.
         isComputing = true
         let newValue = evaluate(hasValue ? UnsafePointer(storage) : nil)
-        isComputing = false
         graph.endRun(run)
         let sameNodes = graph.collected.withUnsafeBufferPointer { collected in
             dependencies.updateVersions(ifSameNodesAs: UnsafeBufferPointer(rebasing: collected[run.start...]))
@@ -116,7 +122,9 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
                 relink(from: old, to: new)
             }
         }
+        isComputing = false
         graph.dropReads(of: run)
+        defer { settleLinks() }
         if hasValue {
             if isUnchanged(storage.pointee, newValue) { return }
             storage.pointee = newValue
@@ -125,6 +133,18 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
             hasValue = true
         }
         version &+= 1
+    }
+
+    /// Links or unlinks this node if it gained its first subscriber or lost its last one
+    /// while it was computing or linking (those events wait until then).
+    @inline(__always) private func settleLinks() {
+        if isLinked == subscribers.isEmpty {
+            if isLinked {
+                unlink()
+            } else {
+                link(validating: false)
+            }
+        }
     }
 
     /// Moves this watched node's subscriptions from the old dependency set to the new one.
@@ -156,21 +176,46 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     }
 
     final override func didGainFirstSubscriber() {
-        // Unlinked validation brings the value up to date; from now on writes upstream
-        // reach this node through `markStale`.
-        let graph = Graph.shared
-        validate(in: graph)
-        // A copy: it keeps the nodes alive even if linking reaches this node again.
-        let linked = dependencies
-        linked.forEachNode { $0.addSubscriber(self) }
-        isLinked = true
-        isStale = false
-        // A write during that validation (from a derived closure) may have come before the
-        // links existed: take the value as stale, and tell the new subscriber.
-        if validatedAt != graph.globalVersion { markStale() }
+        if isComputing { return }
+        link(validating: true)
     }
 
     final override func didLoseLastSubscriber() {
+        if isComputing { return }
+        unlink()
+    }
+
+    /// Subscribes this node to its dependencies. Linking runs user code (a dependency that
+    /// gains its first subscriber validates), which may cancel this node's last observer or
+    /// add one: those events wait, and are settled once every link is made.
+    private func link(validating: Bool) {
+        let graph = Graph.shared
+        if validating {
+            // Unlinked validation brings the value up to date; from now on writes upstream
+            // reach this node through `markStale`.
+            validate(in: graph)
+            // The validation may have settled the links itself (a recompute that gained or
+            // lost subscribers meanwhile).
+            guard !isLinked, !subscribers.isEmpty else { return }
+        }
+        isComputing = true
+        isLinked = true
+        isStale = false
+        // A copy: it keeps the nodes alive even if linking reaches this node again.
+        let linked = dependencies
+        linked.forEachNode { $0.addSubscriber(self) }
+        isComputing = false
+        if subscribers.isEmpty {
+            unlink()
+            return
+        }
+        // A write during that validation or linking (from a derived closure) may have come
+        // before the links existed: take the value as stale, and tell the subscribers.
+        if validatedAt != graph.globalVersion { markStale() }
+    }
+
+    /// Unsubscribes this node from its dependencies (runs no user code).
+    private func unlink() {
         isLinked = false
         let unlinked = dependencies
         unlinked.forEachNode { $0.removeSubscriber(self) }

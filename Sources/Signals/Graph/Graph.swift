@@ -81,23 +81,57 @@ final class Graph: @unchecked Sendable {
     struct Run {
         fileprivate let wasTracking: Bool
         fileprivate let outerEpoch: UInt64
+        fileprivate let epoch: UInt64
         let start: Int
     }
 
     /// Starts recording reads for a derived computation; pair with ``endRun(_:)``.
     @inline(__always) func beginRun() -> Run {
-        let run = Run(wasTracking: isTracking, outerEpoch: runEpoch, start: collected.count)
-        isTracking = true
         epochCounter &+= 1
+        let run = Run(wasTracking: isTracking, outerEpoch: runEpoch, epoch: epochCounter, start: collected.count)
+        isTracking = true
         runEpoch = epochCounter
         return run
     }
 
     /// Stops recording and resumes the computation `beginRun` suspended. The run's reads
-    /// stay at `collected[run.start...]` until ``dropReads(of:)``.
+    /// stay at `collected[run.start...]`, each node once, until ``dropReads(of:)``.
     @inline(__always) func endRun(_ run: Run) {
         isTracking = run.wasTracking
         runEpoch = run.outerEpoch
+        // A nested run re-stamps the nodes it reads, so this run may have recorded one of
+        // them a second time after it returned.
+        if epochCounter != run.epoch {
+            removeRepeatedReads(of: run)
+        }
+    }
+
+    /// Keeps the first read of each node in the run's reads (with the version it saw then).
+    private func removeRepeatedReads(of run: Run) {
+        let end = collected.count
+        guard end - run.start > 1 else { return }
+        var kept = run.start
+        if end - run.start <= 32 {
+            for index in run.start..<end {
+                let node = collected[index].node
+                var repeated = false
+                for earlier in run.start..<kept where collected[earlier].node === node {
+                    repeated = true
+                    break
+                }
+                if !repeated {
+                    collected.swapAt(kept, index)
+                    kept += 1
+                }
+            }
+        } else {
+            var seen = Set<ObjectIdentifier>(minimumCapacity: end - run.start)
+            for index in run.start..<end where seen.insert(ObjectIdentifier(collected[index].node)).inserted {
+                collected.swapAt(kept, index)
+                kept += 1
+            }
+        }
+        if kept < end { collected.removeSubrange(kept...) }
     }
 
     /// Removes a finished run's reads.

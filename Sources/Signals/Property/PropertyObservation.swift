@@ -53,9 +53,10 @@ final class PropertyObservation<Value>: GraphNode, Deliverable, @unchecked Senda
         runningThread = pthread_self()
         repeat {
             needsRerun = false
-            guard let observer else { break }
+            guard observer != nil else { break }
             let value = node.currentValue(in: graph)
-            guard node.version != deliveredVersion else { break }
+            // The pull may have run a derived closure that cancelled this observation.
+            guard let observer, node.version != deliveredVersion else { break }
             deliveredVersion = node.version
             graph.suspendForCallback()
             observer(value)
