@@ -154,3 +154,64 @@ struct LinkingTests {
 private final class OuterBox: @unchecked Sendable {
     var outer: Property<Int>?
 }
+
+@Suite("Observing from inside a derived closure")
+struct ObservingInsideDerivedClosureTests {
+    /// `observe` inside a closure is not a read: a write to the observed property does not
+    /// rerun the closure, and a closure that observes a property derived from itself forms
+    /// no cycle, so everything is freed once the subscriptions are gone.
+    @Test func observingIsNotADependency() {
+        let source = MutableProperty(0)
+        let other = MutableProperty(0)
+        let box = LinkBox()
+        weak var weakDerived: Property<Int>?
+        do {
+            let derived = Property<Int> {
+                box.runs += 1
+                if box.subscription == nil { box.subscription = other.observe { _ in } }
+                return source.value
+            }
+            weakDerived = derived
+            let subscription = derived.observe { _ in }
+            #expect(box.runs == 1)
+            other.value = 1
+            #expect(box.runs == 1, "a write to the observed property reran the closure")
+            #expect(other.subscriberCount == 1, "only the inner observation")
+            subscription.cancel()
+            box.subscription = nil
+            #expect(source.subscriberCount == 0)
+            #expect(other.subscriberCount == 0)
+        }
+        #expect(weakDerived == nil)
+    }
+
+    @Test func observingADerivedPropertyOfItselfLeavesNoCycle() {
+        let source = MutableProperty(0)
+        let holder = OuterHolder()
+        let box = LinkBox()
+        weak var weakDerived: Property<Int>?
+        do {
+            let derived = Property<Int> {
+                let value = source.value
+                if value == 1, box.subscription == nil, let doubled = holder.doubled {
+                    box.subscription = doubled.observe { _ in }
+                }
+                return value
+            }
+            let doubled = derived.map { $0 * 2 }
+            holder.doubled = doubled
+            weakDerived = derived
+            let subscription = derived.observe { _ in }
+            source.value = 1
+            subscription.cancel()
+            box.subscription = nil
+            holder.doubled = nil
+        }
+        #expect(source.subscriberCount == 0)
+        #expect(weakDerived == nil)
+    }
+}
+
+private final class OuterHolder: @unchecked Sendable {
+    var doubled: Property<Int>?
+}

@@ -17,7 +17,8 @@
 /// Derived closures run while the graph is locked: keep them pure and fast, do not block
 /// on other threads inside them, and do not write to properties from them. What misuse gets:
 /// - **A dependency cycle** (a derived property reading itself, directly or through other
-///   derived properties): while it computes, a read that reaches it again returns its
+///   derived properties): while it computes (or links to what it read, when it gains an
+///   observer), a read that reaches it again returns its
 ///   previous value and is not recorded as a dependency. Nothing hangs or recurses without
 ///   end, but the values in a cycle are not glitch-free: each may have seen the other's
 ///   previous value, and they may move on later reads. If the property has no previous value
@@ -113,7 +114,8 @@ public class Property<Value: Sendable>: @unchecked Sendable {
 
     /// Calls `observer` with the current value (unless `emitsCurrentValue` is false) and then
     /// with every new value, until the returned subscription is cancelled or deinitialised.
-    /// See the type's documentation for the threading contract.
+    /// See the type's documentation for the threading contract. Observing from inside a
+    /// derived closure does not make that closure depend on this property.
     public func observe(emitsCurrentValue: Bool = true, _ observer: @escaping @Sendable (Value) -> Void) -> Subscription {
         let graph = Graph.shared
         graph.lock()

@@ -27,7 +27,11 @@ final class PropertyObservation<Value>: GraphNode, Deliverable, @unchecked Senda
         self.deliveredVersion = 0
         super.init()
         node.addSubscriber(self)
+        // Untracked: an observation made inside a derived closure is not a read of it.
+        let wasTracking = graph.isTracking
+        graph.isTracking = false
         _ = node.currentValue(in: graph)
+        graph.isTracking = wasTracking
         if emitsCurrentValue {
             deliveredVersion = node.version &- 1
             isQueued = true
