@@ -1,67 +1,60 @@
 /// The nodes a derived node read in its last run, with the versions it saw, in read order.
 ///
-/// Most derived nodes read one property, so a single dependency is stored inline and costs
-/// no allocation; two or more live in an array. A run that reads the same nodes as the
-/// previous one only updates the versions in place. The list owns its nodes (strong
+/// Two words. Most derived nodes read one property: that node and its version are stored
+/// inline and cost no allocation. Two or more live in one ``DependencyBuffer`` (a single
+/// allocation), marked by a version no node reaches. A run that reads the same nodes
+/// as the previous one only updates the versions in place. The list owns its nodes (strong
 /// references), which lets its walks hand them out unretained.
 struct DependencyList {
-    /// The only dependency when there is exactly one.
-    private var singleNode: GraphNode?
+    /// `nil`, the only dependency's node, or a ``DependencyBuffer``.
+    private var reference: AnyObject?
+    /// The only dependency's version when there is exactly one; ``holdsBuffer`` when
+    /// `reference` is a buffer (no node's version gets there).
     private var singleVersion: UInt64 = 0
-    /// Every dependency when there are two or more; empty otherwise.
-    private var several: ContiguousArray<Dependency> = []
+
+    private static let holdsBuffer = UInt64.max
 
     init() {}
 
     /// A list of `reads`, in order.
     init(_ reads: UnsafeBufferPointer<Dependency>) {
         if reads.count == 1 {
-            singleNode = reads[0].node
+            reference = reads[0].node
             singleVersion = reads[0].version
         } else if reads.count > 1 {
-            several = ContiguousArray(reads)
+            reference = DependencyBuffer.make(reads)
+            singleVersion = Self.holdsBuffer
         }
     }
 
     /// If `reads` are the same nodes in the same order, takes their versions and returns
-    /// true; otherwise changes nothing and returns false.
+    /// true; otherwise changes nothing and returns false. The versions change in place,
+    /// also for copies of this list (they only use its nodes).
     mutating func updateVersions(ifSameNodesAs reads: UnsafeBufferPointer<Dependency>) -> Bool {
-        if singleNode != nil {
-            guard reads.count == 1, reads[0].node === singleNode.unsafelyUnwrapped else { return false }
-            singleVersion = reads[0].version
-            return true
+        guard let reference else { return false }
+        if singleVersion == Self.holdsBuffer {
+            return unsafeDowncast(reference, to: DependencyBuffer.self).updateVersions(ifSameNodesAs: reads)
         }
-        guard reads.count == several.count, reads.count > 0 else { return false }
-        return several.withUnsafeMutableBufferPointer { dependencies in
-            for index in reads.indices where reads[index].node !== dependencies[index].node {
-                return false
-            }
-            for index in reads.indices {
-                dependencies[index].version = reads[index].version
-            }
-            return true
-        }
+        guard reads.count == 1, reads[0].node === reference else { return false }
+        singleVersion = reads[0].version
+        return true
     }
 
-    var count: Int { singleNode != nil ? 1 : several.count }
+    var count: Int {
+        guard let reference else { return 0 }
+        return singleVersion == Self.holdsBuffer ? unsafeDowncast(reference, to: DependencyBuffer.self).header : 1
+    }
 
     /// Whether `body` returns true for a dependency, called in read order with the node
     /// (unretained: valid while this list is alive and unchanged) and the version seen.
     @inline(__always)
     func contains(where body: (GraphNode, UInt64) -> Bool) -> Bool {
-        if singleNode != nil {
-            let seen = singleVersion
-            return Unmanaged.passUnretained(singleNode.unsafelyUnwrapped)._withUnsafeGuaranteedRef { body($0, seen) }
+        guard let reference else { return false }
+        if singleVersion == Self.holdsBuffer {
+            return unsafeDowncast(reference, to: DependencyBuffer.self).contains(where: body)
         }
-        return several.withUnsafeBufferPointer { dependencies in
-            for dependency in dependencies {
-                let version = dependency.version
-                if Unmanaged.passUnretained(dependency.node)._withUnsafeGuaranteedRef({ body($0, version) }) {
-                    return true
-                }
-            }
-            return false
-        }
+        let seen = singleVersion
+        return Unmanaged.passUnretained(unsafeDowncast(reference, to: GraphNode.self))._withUnsafeGuaranteedRef { body($0, seen) }
     }
 
     /// Calls `body` with every node, in read order.
@@ -83,5 +76,49 @@ struct DependencyList {
         var identifiers = Set<ObjectIdentifier>(minimumCapacity: count)
         forEachNode { identifiers.insert(ObjectIdentifier($0)) }
         return identifiers
+    }
+}
+
+/// Two or more dependencies in one allocation: the count, then the elements.
+final class DependencyBuffer: ManagedBuffer<Int, Dependency> {
+    /// A buffer holding a copy of `reads`.
+    static func make(_ reads: UnsafeBufferPointer<Dependency>) -> DependencyBuffer {
+        let buffer = DependencyBuffer.create(minimumCapacity: reads.count) { _ in reads.count }
+        buffer.withUnsafeMutablePointerToElements { elements in
+            _ = UnsafeMutableBufferPointer(start: elements, count: reads.count).initialize(from: reads)
+        }
+        return unsafeDowncast(buffer, to: DependencyBuffer.self)
+    }
+
+    deinit {
+        _ = withUnsafeMutablePointers { count, elements in
+            elements.deinitialize(count: count.pointee)
+        }
+    }
+
+    func updateVersions(ifSameNodesAs reads: UnsafeBufferPointer<Dependency>) -> Bool {
+        withUnsafeMutablePointers { count, elements in
+            guard reads.count == count.pointee else { return false }
+            for index in reads.indices where reads[index].node !== elements[index].node {
+                return false
+            }
+            for index in reads.indices {
+                elements[index].version = reads[index].version
+            }
+            return true
+        }
+    }
+
+    @inline(__always)
+    func contains(where body: (GraphNode, UInt64) -> Bool) -> Bool {
+        withUnsafeMutablePointers { count, elements in
+            for index in 0..<count.pointee {
+                let version = elements[index].version
+                if Unmanaged.passUnretained(elements[index].node)._withUnsafeGuaranteedRef({ body($0, version) }) {
+                    return true
+                }
+            }
+            return false
+        }
     }
 }

@@ -15,13 +15,25 @@
 /// equality, so a node holds exactly the closures it needs (no wrapping closure, and no
 /// closure at all for `==`).
 class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
-    // The flags come first: they fill the bytes after `GraphNode.isSource`.
-    @exclusivity(unchecked) private var hasValue = false
+    // The flags live in `stamp` (see `NodeFlags`).
+    private var hasValue: Bool {
+        @inline(__always) get { has(.hasValue) }
+        @inline(__always) set { set(.hasValue, newValue) }
+    }
     /// Set by the push phase while watched; cleared once validated.
-    @exclusivity(unchecked) private var isStale = true
+    private var isStale: Bool {
+        @inline(__always) get { has(.isStale) }
+        @inline(__always) set { set(.isStale, newValue) }
+    }
     /// Whether this node is in its dependencies' subscriber lists (true while observed).
-    @exclusivity(unchecked) private var isLinked = false
-    @exclusivity(unchecked) private var isComputing = false
+    private var isLinked: Bool {
+        @inline(__always) get { has(.isLinked) }
+        @inline(__always) set { set(.isLinked, newValue) }
+    }
+    private var isComputing: Bool {
+        @inline(__always) get { has(.isComputing) }
+        @inline(__always) set { set(.isComputing, newValue) }
+    }
     /// The current value, initialised once `hasValue` is true.
     private let storage: UnsafeMutablePointer<Value>
     @exclusivity(unchecked) private var dependencies = DependencyList()
@@ -30,6 +42,8 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
 
     override init() {
         storage = .allocate(capacity: 1)
+        super.init()
+        isStale = true
     }
 
     deinit {

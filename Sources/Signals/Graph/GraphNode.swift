@@ -21,10 +21,30 @@ class GraphNode: @unchecked Sendable {
     /// Bumped whenever the node's value changes.
     @usableFromInline @exclusivity(unchecked) final var version: UInt64 = 0
     @exclusivity(unchecked) final var subscribers: ContiguousArray<Unmanaged<GraphNode>> = []
-    /// The ``Graph/runEpoch`` of the last run that recorded a read of this node.
-    @usableFromInline @exclusivity(unchecked) final var trackEpoch: UInt64 = 0
+    /// One word for the node's flags (low 8 bits, ``NodeFlags``) and, above them, the
+    /// ``Graph/runEpoch`` of the last run that recorded a read of this node: sharing the word
+    /// keeps a derived node within a 96-byte allocation. Epochs have 56 bits, which a process
+    /// would need centuries of recomputations to wrap.
+    @usableFromInline @exclusivity(unchecked) final var stamp: UInt64 = 0
+
+    /// The ``Graph/runEpoch`` part of ``stamp``.
+    @inlinable @inline(__always) final var trackEpoch: UInt64 {
+        get { stamp &>> 8 }
+        set { stamp = newValue &<< 8 | stamp & 0xFF }
+    }
+
+    /// Whether `flag` is set in ``stamp``.
+    @inlinable @inline(__always) final func has(_ flag: NodeFlags) -> Bool {
+        stamp & flag.rawValue != 0
+    }
+
+    /// Sets or clears `flag` in ``stamp``.
+    @inlinable @inline(__always) final func set(_ flag: NodeFlags, _ on: Bool) {
+        stamp = on ? stamp | flag.rawValue : stamp & ~flag.rawValue
+    }
+
     /// True for ``SourceNode``s, whose reads clients inline (see `Property.value`).
-    @usableFromInline @exclusivity(unchecked) final var isSource = false
+    @inlinable @inline(__always) final var isSource: Bool { has(.isSource) }
 
     /// Brings the node's value up to date (derived nodes recompute if needed).
     func refresh() {}
@@ -58,6 +78,27 @@ class GraphNode: @unchecked Sendable {
             subscriber._withUnsafeGuaranteedRef { $0.markStale() }
         }
     }
+}
+
+/// The flags kept in the low byte of ``GraphNode/stamp``.
+@usableFromInline
+struct NodeFlags: Sendable {
+    @usableFromInline let rawValue: UInt64
+
+    @inlinable init(rawValue: UInt64) {
+        self.rawValue = rawValue
+    }
+
+    /// A ``SourceNode``.
+    @inlinable static var isSource: NodeFlags { NodeFlags(rawValue: 1) }
+    /// A derived node's value is initialised.
+    static var hasValue: NodeFlags { NodeFlags(rawValue: 2) }
+    /// Set by the push phase while a derived node is watched; cleared once validated.
+    static var isStale: NodeFlags { NodeFlags(rawValue: 4) }
+    /// A derived node is in its dependencies' subscriber lists.
+    static var isLinked: NodeFlags { NodeFlags(rawValue: 8) }
+    /// A derived node is computing or linking.
+    static var isComputing: NodeFlags { NodeFlags(rawValue: 16) }
 }
 
 /// A node holding a value of type `Value`.

@@ -10,7 +10,7 @@ final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
         self.value = value
         self.isEqual = isEqual
         super.init()
-        isSource = true
+        set(.isSource, true)
     }
 
     @usableFromInline override func currentValue(in graph: Graph) -> Value {
