@@ -148,6 +148,10 @@ struct LinkingTests {
         #expect(useInner.subscriberCount == 0)
         #expect(inner.subscriberCount == 0)
         #expect(source.subscriberCount == 0)
+        // The test's own cycle: inner's closure → outerBox → outer → inner.
+        outerBox.outer = nil
+        replacement.subscription = nil
+        box.subscription = nil
     }
 }
 
