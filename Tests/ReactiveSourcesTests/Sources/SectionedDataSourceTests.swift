@@ -91,6 +91,28 @@ struct SectionedDataSourceTests {
         #expect(sectioned.snapshot.sections.map(\.objects) == expected.keys.sorted().map { expected[$0]! })
     }
 
+    /// `Int` keys take a path of their own (compiled for `Int`); it groups exactly like the
+    /// generic one, here fed the same keys wrapped in another type.
+    @Test(arguments: [1, 5, 300])
+    func intKeysGroupLikeAnyOtherKeyType(keyCount: Int) {
+        struct Wrapped: Hashable, Comparable, Sendable {
+            var value: Int
+            static func < (lhs: Self, rhs: Self) -> Bool { lhs.value < rhs.value }
+        }
+        let objects = (0..<5_000).map { ($0 * 7919) % 5_003 }
+        let orders: [(SectionOrder<Int>, SectionOrder<Wrapped>)] = [(.ascending, .ascending), (.descending, .descending), (.firstAppearance, .firstAppearance)]
+        for (intOrder, wrappedOrder) in orders {
+            let child = SimpleDataSource(name: "n", objects: objects)
+            let byInt = SectionedDataSource(child: child, key: { $0 % keyCount - keyCount / 2 }, sectionOrder: intOrder)
+            let byWrapped = SectionedDataSource(child: child, key: { Wrapped(value: $0 % keyCount - keyCount / 2) }, sectionOrder: wrappedOrder)
+            #expect(byInt.snapshot.sections.count == keyCount)
+            #expect(byInt.snapshot.sections.map(\.objects) == byWrapped.snapshot.sections.map(\.objects))
+            #expect(byInt.snapshot.sections.map(\.title) == byInt.snapshot.sections.map { String($0.objects[0] % keyCount - keyCount / 2) })
+            child.append([5_003 + keyCount])
+            #expect(byInt.snapshot.sections.map(\.objects) == byWrapped.snapshot.sections.map(\.objects))
+        }
+    }
+
     @Test(arguments: [3, 128, 129, 700])
     func groupsLikeDictionaryGroupingAcrossChildSections(keyCount: Int) {
         // Several child sections (one per Multi child), reference-counted objects, and both

@@ -140,22 +140,11 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
     /// fetches generic metadata from the runtime and a `Dictionary` lookup costs ~3x its
     /// hashing.
     private func regroup(_ snapshot: Snapshot<Object>) -> Snapshot<Object> {
-        let numbering = KeyNumbering<Key>()
         // 4-byte group numbers: half the memory of Ints for the largest scratch buffer here.
         // 2^32 or more sections would trap; their bookkeeping alone would not fit in memory.
         let groupOf = UnsafeMutablePointer<UInt32>.allocate(capacity: snapshot.objectCount)
         defer { groupOf.deallocate() }
-        var position = 0
-        for section in snapshot.sections {
-            section.objects.withUnsafeBufferPointer { objects in
-                guard let base = objects.baseAddress else { return }
-                for offset in 0..<objects.count {
-                    groupOf[position + offset] = UInt32(numbering.record(key(base[offset])))
-                }
-            }
-            position += section.objects.count
-        }
-        let groupKeys = numbering.allKeys
+        let (groupKeys, occurrences) = numberKeys(of: snapshot, into: groupOf)
         var order = Array(groupKeys.indices)
         if let areInIncreasingOrder = sectionOrder.areInIncreasingOrder {
             order.sort { areInIncreasingOrder(groupKeys[$0], groupKeys[$1]) }
@@ -163,7 +152,7 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
         keys = order.map { groupKeys[$0] }
         sectionIndex = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
 
-        let groups = scatter(snapshot.sections, groupOf: groupOf, counts: numbering.allOccurrences, order: order)
+        let groups = scatter(snapshot.sections, groupOf: groupOf, counts: occurrences, order: order)
         var sections = zip(order, groups).map { group, objects -> Section<Object> in
             let sectionTitle = title(groupKeys[group])
             return Section(id: sectionTitle, title: sectionTitle, objects: objectOrder.map { stableSorted(objects, by: $0) } ?? objects)
@@ -172,6 +161,37 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
             sections = [Section(id: "", title: nil, objects: [], placeholder: placeholder)]
         }
         return Snapshot(sections: sections)
+    }
+
+    /// Numbers each object's key in order of first appearance into `groupOf` (one entry per
+    /// object, in snapshot order); returns the distinct keys and their counts, by number.
+    ///
+    /// `Int` keys (the most common kind) take a path compiled for `Int`: this code is not
+    /// specialised for the client's `Key`, and hashing and comparing keys through the
+    /// protocol witnesses was most of a regroup's time.
+    private func numberKeys(of snapshot: Snapshot<Object>, into groupOf: UnsafeMutablePointer<UInt32>) -> (keys: [Key], occurrences: [Int]) {
+        if Key.self == Int.self, let intKey = key as? @Sendable (Object) -> Int {
+            let numbering = KeyNumbering<Int>()
+            number(snapshot, into: groupOf) { numbering.record(intKey($0)) }
+            return (numbering.allKeys as! [Key], numbering.allOccurrences)
+        }
+        let numbering = KeyNumbering<Key>()
+        number(snapshot, into: groupOf) { numbering.record(key($0)) }
+        return (numbering.allKeys, numbering.allOccurrences)
+    }
+
+    @inline(__always)
+    private func number(_ snapshot: Snapshot<Object>, into groupOf: UnsafeMutablePointer<UInt32>, by record: (Object) -> Int) {
+        var position = 0
+        for section in snapshot.sections {
+            section.objects.withUnsafeBufferPointer { objects in
+                guard let base = objects.baseAddress else { return }
+                for offset in 0..<objects.count {
+                    groupOf[position + offset] = UInt32(record(base[offset]))
+                }
+            }
+            position += section.objects.count
+        }
     }
 
     private func stableSorted(_ objects: [Object], by order: (Object, Object) -> Bool) -> [Object] {
