@@ -80,6 +80,85 @@ public enum HTTPCase {
         let transport = URLSessionTransport(session: session)
         let configuration = RemoteConfiguration(baseURL: server.baseURL, timeout: 10, transport: transport)
 
+        let sides = Sides(server: server, pages: pages, pageSize: pageSize, configuration: configuration, session: session, query: query)
+        func ours() async throws { try await sides.ours() }
+        func fetcherOnly() async throws { try await sides.fetcherOnly() }
+        func raw() async throws { try await sides.raw() }
+        let iterations = config.iterations(15)
+        try await ours()
+        try await raw()
+        try await fetcherOnly()
+        let clock = ContinuousClock()
+        var oursSamples: [Duration] = []
+        var rawSamples: [Duration] = []
+        var fetcherSamples: [Duration] = []
+        for _ in 0..<iterations {
+            var start = clock.now
+            try await ours()
+            oursSamples.append(clock.now - start)
+            start = clock.now
+            try await raw()
+            rawSamples.append(clock.now - start)
+            start = clock.now
+            try await fetcherOnly()
+            fetcherSamples.append(clock.now - start)
+        }
+        return CaseResult(
+            group: "http", name: "\(pages) pages x \(pageSize) over loopback HTTP",
+            measurements: [
+                Measurement(side: "ours", samples: oursSamples),
+                Measurement(side: "URLSession + JSONDecoder", samples: rawSamples),
+                Measurement(side: "HTTPPageFetcher alone (diagnostic)", samples: fetcherSamples),
+            ],
+            baseline: "URLSession + JSONDecoder"
+        )
+    }
+
+    /// Sides of the case (comma-separated: ours, raw, fetcher, observe; a `-datafor` suffix
+    /// swaps in `URLSession.data(for:)` as the transport), alternating sample by sample, for
+    /// `reactive-profile http <sides>`: prints each side's median.
+    public static func profile(server: FixtureServer, side sideList: String, iterations: Int) async throws -> String {
+        let pages = 100, pageSize = 50
+        let query = [URLQueryItem(name: "total", value: String(pages * pageSize))]
+        let session = URLSession(configuration: .ephemeral)
+        let names = sideList.split(separator: ",").map(String.init)
+        var runs: [() async throws -> Void] = []
+        for name in names {
+            let transport: any HTTPTransport = name.hasSuffix("-datafor") ? DataForTransport(session: session) : URLSessionTransport(session: session)
+            let configuration = RemoteConfiguration(baseURL: server.baseURL, timeout: 10, transport: transport)
+            let sides = Sides(server: server, pages: pages, pageSize: pageSize, configuration: configuration, session: session, query: query)
+            switch name.replacingOccurrences(of: "-datafor", with: "") {
+            case "ours": runs.append(sides.ours)
+            case "raw": runs.append(sides.raw)
+            case "fetcher": runs.append(sides.fetcherOnly)
+            case "observe": runs.append(sides.oursObserving)
+            default: throw BenchFailure("unknown side \(name): ours, raw, fetcher or observe")
+            }
+        }
+        let clock = ContinuousClock()
+        var samples = Array(repeating: [Duration](), count: runs.count)
+        for run in runs { try await run() }
+        for _ in 0..<iterations {
+            for (index, run) in runs.enumerated() {
+                let start = clock.now
+                try await run()
+                samples[index].append(clock.now - start)
+            }
+        }
+        return zip(names, samples).map { name, durations in
+            "http \(name): median \(durations.sorted()[durations.count / 2]) of \(iterations) x \(pages) pages"
+        }.joined(separator: "\n")
+    }
+
+    struct Sides {
+        let server: FixtureServer
+        let pages: Int
+        let pageSize: Int
+        let configuration: RemoteConfiguration
+        let session: URLSession
+        let query: [URLQueryItem]
+        var total: Int { pages * pageSize }
+
         func ours() async throws {
             let fetcher = HTTPPageFetcher<FixtureItem>(
                 configuration: configuration, apiPath: "items", queryItems: query, keyPath: "items",
@@ -94,6 +173,25 @@ public enum HTTPCase {
                 loaded += 1
                 for await state in source.pagination.values where state.loadedPages == loaded && state.nextPage == .idle { break }
             }
+            let count = source.snapshot.numberOfObjects(inSection: 0)
+            check(count == total && !source.hasMorePages, "paginated: \(count) objects, expected \(total)")
+        }
+
+        /// Like `ours`, but the next page is requested from the pagination observer (as a
+        /// list's `willDisplayRow` would), not by a task awaiting `pagination.values`.
+        func oursObserving() async throws {
+            let fetcher = HTTPPageFetcher<FixtureItem>(
+                configuration: configuration, apiPath: "items", queryItems: query, keyPath: "items",
+                paging: PageNumberPaging(pageSize: pageSize)
+            )
+            let source = PaginatedDataSource(name: "items", fetcher: fetcher)
+            let pages = self.pages
+            let subscription = source.pagination.observe { [weak source] state in
+                if state.loadedPages >= 1 && state.loadedPages < pages && state.nextPage == .idle { source?.fetchNextPage() }
+            }
+            source.fetchData()
+            for await state in source.pagination.values where state.loadedPages == pages && state.nextPage == .idle { break }
+            subscription.cancel()
             let count = source.snapshot.numberOfObjects(inSection: 0)
             check(count == total && !source.hasMorePages, "paginated: \(count) objects, expected \(total)")
         }
@@ -130,33 +228,56 @@ public enum HTTPCase {
             check(objects.count == total, "raw: \(objects.count) objects")
         }
 
-        let iterations = config.iterations(15)
-        try await ours()
-        try await raw()
-        try await fetcherOnly()
+    }
+}
+
+/// A transport that answers every request with the same page, so that the fetcher's own
+/// CPU cost (request building, envelope decoding, paging) can be compared without a socket.
+struct CannedTransport: HTTPTransport {
+    let body: Data
+    let url: URL
+
+    func send(_ request: URLRequest) async throws -> HTTPResponse {
+        HTTPResponse(statusCode: 200, headers: ["Content-Type": "application/json"], body: body, url: request.url ?? url)
+    }
+}
+
+extension HTTPCase {
+    /// `pages` decodes of one 50-object page: the fetcher over ``CannedTransport`` (side
+    /// `ours`) or `JSONDecoder` of the page type (side `raw`), for `reactive-profile http-cpu`.
+    public static func profileCPU(side: String, pages: Int) async throws -> String {
+        let items = (1...50).map { #"{"id": \#($0), "title": "Item \#($0)", "group": "G\#($0 % 7)"}"# }
+        let body = Data(#"{"page": 1, "page_size": 50, "number_of_pages": 100, "total_count": 5000, "items": [\#(items.joined(separator: ", "))]}"#.utf8)
+        let url = URL(string: "http://127.0.0.1:1/items")!
         let clock = ContinuousClock()
-        var oursSamples: [Duration] = []
-        var rawSamples: [Duration] = []
-        var fetcherSamples: [Duration] = []
-        for _ in 0..<iterations {
-            var start = clock.now
-            try await ours()
-            oursSamples.append(clock.now - start)
-            start = clock.now
-            try await raw()
-            rawSamples.append(clock.now - start)
-            start = clock.now
-            try await fetcherOnly()
-            fetcherSamples.append(clock.now - start)
+        let start = clock.now
+        var count = 0
+        switch side {
+        case "ours":
+            let configuration = RemoteConfiguration(baseURL: URL(string: "http://127.0.0.1:1")!, timeout: 10, transport: CannedTransport(body: body, url: url))
+            let fetcher = HTTPPageFetcher<FixtureItem>(configuration: configuration, apiPath: "items", keyPath: "items", paging: PageNumberPaging(pageSize: 50))
+            for page in 1...pages {
+                count += try await fetcher.fetchPage(page == 1 ? .first : .number(page)).objects.count
+            }
+        case "raw":
+            let decoder = JSONDecoder()
+            for _ in 1...pages {
+                count += try decoder.decode(FixturePage.self, from: body).items.count
+            }
+        default:
+            throw BenchFailure("unknown side \(side): ours or raw")
         }
-        return CaseResult(
-            group: "http", name: "\(pages) pages x \(pageSize) over loopback HTTP",
-            measurements: [
-                Measurement(side: "ours", samples: oursSamples),
-                Measurement(side: "URLSession + JSONDecoder", samples: rawSamples),
-                Measurement(side: "HTTPPageFetcher alone (diagnostic)", samples: fetcherSamples),
-            ],
-            baseline: "URLSession + JSONDecoder"
-        )
+        return "http-cpu \(side): \(pages) pages, \(count) objects in \(clock.now - start)"
+    }
+}
+
+/// Experiment: `URLSession.data(for:)` as the transport (no timeout watchdog).
+struct DataForTransport: HTTPTransport, @unchecked Sendable {
+    let session: URLSession
+
+    func send(_ request: URLRequest) async throws -> HTTPResponse {
+        let (data, response) = try await session.data(for: request)
+        guard let http = response as? HTTPURLResponse else { throw BenchFailure("not HTTP") }
+        return HTTPResponse(statusCode: http.statusCode, headers: [:], body: data, url: http.url ?? request.url!)
     }
 }

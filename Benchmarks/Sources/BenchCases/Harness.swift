@@ -121,6 +121,24 @@ public func measure(_ side: String, iterations: Int, warmup: Int = 1, _ body: ()
     return Measurement(side: side, samples: samples)
 }
 
+/// Times several sides of one case sample by sample (side 1, side 2, ..., side 1, ...), so
+/// that drift on the machine and the state of the heap affect every side alike.
+public func measureAlternating(iterations: Int, warmup: Int = 1, _ sides: [(side: String, body: () -> Void)]) -> [Measurement] {
+    let clock = ContinuousClock()
+    for _ in 0..<warmup {
+        for side in sides { side.body() }
+    }
+    var samples = Array(repeating: [Duration](), count: sides.count)
+    for _ in 0..<iterations {
+        for (index, side) in sides.enumerated() {
+            let start = clock.now
+            side.body()
+            samples[index].append(clock.now - start)
+        }
+    }
+    return zip(sides, samples).map { Measurement(side: $0.side, samples: $1) }
+}
+
 /// Times `body` where each iteration needs fresh, untimed setup.
 public func measure<State>(_ side: String, iterations: Int, warmup: Int = 1, setup: () -> State, _ body: (State) -> Void) -> Measurement {
     let clock = ContinuousClock()

@@ -1,4 +1,5 @@
 import BenchCases
+import Dispatch
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -9,8 +10,22 @@ import Darwin
 //   reactive-profile <shape> <side> [iterations]
 // e.g. `valgrind --tool=callgrind reactive-profile deep ours 200` (strip debug info from a
 // copy of the binary first: valgrind 3.19 cannot read Swift 6.3's DWARF).
-// Shapes: multi (sides ours, rebuild), sectioned (sides ours, baseline), deep broad diamond triangle mux repeated unstable avoidable cellx1000 create.
+// Shapes: multi (sides ours, rebuild), sectioned (sides ours, baseline), http (sides ours, raw, fetcher), http-cpu (sides ours, raw), deep broad diamond triangle mux repeated unstable avoidable cellx1000 create.
 // Sides: ours floor OpenCombine Observation.
+
+/// Runs `body` in a task and blocks until it returns (the top level stays synchronous:
+/// valgrind crashes on an async main).
+func waitFor(_ body: @escaping @Sendable () async throws -> String) throws -> String {
+    final class Outcome: @unchecked Sendable { var result: Result<String, any Error>? }
+    let outcome = Outcome()
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        do { outcome.result = .success(try await body()) } catch { outcome.result = .failure(error) }
+        done.signal()
+    }
+    done.wait()
+    return try outcome.result!.get()
+}
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
@@ -26,6 +41,20 @@ if arguments[1] == "multi" {
 if arguments[1] == "sectioned" {
     // 1M objects grouped into 100 sections sorted by key (the Sectioned bench's first snapshot).
     print(SectionedCase.profile(iterations: iterations, baseline: arguments[2] == "baseline"))
+    exit(0)
+}
+if arguments[1] == "http" {
+    // 100 pages x 50 from the fixture server; sides ours, raw, fetcher. For `perf stat` /
+    // `perf record` (the time includes the server's; compare CPU time of this process).
+    guard let script = FixtureServer.locateScript() else { print("fixture server not found"); exit(2) }
+    let server = try FixtureServer(script: script)
+    print(try waitFor { try await HTTPCase.profile(server: server, side: arguments[2], iterations: iterations) })
+    server.stop()
+    exit(0)
+}
+if arguments[1] == "http-cpu" {
+    // The CPU part of one page, no socket: the fetcher over a canned response vs JSONDecoder.
+    print(try waitFor { try await HTTPCase.profileCPU(side: arguments[2], pages: iterations) })
     exit(0)
 }
 if arguments[1] == "create" {
