@@ -164,14 +164,24 @@ public enum SectionedCase {
     /// A synchronous loop for profilers: `iterations` first snapshots of a Sectioned source
     /// over `n` objects (side "ours"), or the same number of `Dictionary(grouping:by:)`
     /// groupings (side "baseline"); returns a line describing the result.
-    public static func profile(n: Int = 1_000_000, iterations: Int, baseline: Bool) -> String {
+    /// With `stringKeys`, the key is a `String` name of the group instead of the `Int`.
+    public static func profile(n: Int = 1_000_000, iterations: Int, baseline: Bool, stringKeys: Bool = false) -> String {
         var rng = SplitMix64(seed: 7)
         let objects = (0..<n).map { Item(id: $0, group: Int.random(in: 0..<100, using: &rng)) }
         let child = SimpleDataSource(name: "all", objects: objects)
         _ = child.snapshot
         var sections = 0
+        let names = (0..<100).map { "group \($0)" }
         for _ in 0..<iterations {
-            if baseline {
+            if stringKeys {
+                if baseline {
+                    let groups = Dictionary(grouping: objects, by: { names[$0.group] })
+                    sections += groups.keys.sorted().map { Section(id: $0, title: $0, objects: groups[$0]!) }.count
+                } else {
+                    let sectioned = SectionedDataSource(child: child, key: { names[$0.group] }, sectionOrder: .ascending)
+                    sections += sectioned.snapshot.numberOfSections
+                }
+            } else if baseline {
                 let groups = Dictionary(grouping: objects, by: \.group)
                 let built = groups.keys.sorted().map { key in
                     Section(id: String(describing: key), title: String(describing: key), objects: groups[key]!)

@@ -10,7 +10,7 @@ import Darwin
 //   reactive-profile <shape> <side> [iterations]
 // e.g. `valgrind --tool=callgrind reactive-profile deep ours 200` (strip debug info from a
 // copy of the binary first: valgrind 3.19 cannot read Swift 6.3's DWARF).
-// Shapes: multi (sides ours, rebuild), sectioned (sides ours, baseline), http (sides ours, raw, fetcher), http-cpu (sides ours, raw), deep broad diamond triangle mux repeated unstable avoidable cellx1000 create.
+// Shapes: multi (sides ours, rebuild), sectioned (sides ours, baseline, ours-string, baseline-string), http (sides ours, raw, fetcher), http-cpu (sides ours, raw), deep broad diamond triangle mux repeated unstable avoidable cellx1000 create.
 // Sides: ours floor OpenCombine Observation.
 
 /// Runs `body` in a task and blocks until it returns (the top level stays synchronous:
@@ -40,7 +40,7 @@ if arguments[1] == "multi" {
 }
 if arguments[1] == "sectioned" {
     // 1M objects grouped into 100 sections sorted by key (the Sectioned bench's first snapshot).
-    print(SectionedCase.profile(iterations: iterations, baseline: arguments[2] == "baseline"))
+    print(SectionedCase.profile(iterations: iterations, baseline: arguments[2].hasPrefix("baseline"), stringKeys: arguments[2].hasSuffix("-string")))
     exit(0)
 }
 if arguments[1] == "http" {

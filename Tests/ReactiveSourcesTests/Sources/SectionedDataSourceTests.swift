@@ -91,8 +91,8 @@ struct SectionedDataSourceTests {
         #expect(sectioned.snapshot.sections.map(\.objects) == expected.keys.sorted().map { expected[$0]! })
     }
 
-    /// `Int` keys take a path of their own (compiled for `Int`); it groups exactly like the
-    /// generic one, here fed the same keys wrapped in another type.
+    /// `Int` keys take a path of their own (compiled for `Int`); it, and the generic path with
+    /// `String` keys, group exactly like the same keys wrapped in another type.
     @Test(arguments: [1, 5, 300])
     func intKeysGroupLikeAnyOtherKeyType(keyCount: Int) {
         struct Wrapped: Hashable, Comparable, Sendable {
@@ -110,6 +110,16 @@ struct SectionedDataSourceTests {
             #expect(byInt.snapshot.sections.map(\.title) == byInt.snapshot.sections.map { String($0.objects[0] % keyCount - keyCount / 2) })
             child.append([5_003 + keyCount])
             #expect(byInt.snapshot.sections.map(\.objects) == byWrapped.snapshot.sections.map(\.objects))
+        }
+        let stringOrders: [(SectionOrder<String>, SectionOrder<Wrapped>)] = [(.ascending, .ascending), (.firstAppearance, .firstAppearance)]
+        for (stringOrder, wrappedOrder) in stringOrders {
+            // Fixed-width names, so that string order is number order.
+            let child = SimpleDataSource(name: "s", objects: objects)
+            let byString = SectionedDataSource(child: child, key: { "k" + String(1_000 + $0 % keyCount) }, sectionOrder: stringOrder)
+            let byWrapped = SectionedDataSource(child: child, key: { Wrapped(value: 1_000 + $0 % keyCount) }, sectionOrder: wrappedOrder)
+            #expect(byString.snapshot.sections.count == keyCount)
+            #expect(byString.snapshot.sections.map(\.objects) == byWrapped.snapshot.sections.map(\.objects))
+            #expect(byString.snapshot.sections.map(\.title) == byString.snapshot.sections.map { "k" + String(1_000 + $0.objects[0] % keyCount) })
         }
     }
 

@@ -168,7 +168,8 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
     ///
     /// `Int` keys (the most common kind) take a path compiled for `Int`: this code is not
     /// specialised for the client's `Key`, and hashing and comparing keys through the
-    /// protocol witnesses was most of a regroup's time.
+    /// protocol witnesses was most of a regroup's time. (The same for `String` keys measured
+    /// slower: 738 M instructions against 705 M for 1M objects, the hashing dominates.)
     private func numberKeys(of snapshot: Snapshot<Object>, into groupOf: UnsafeMutablePointer<UInt32>) -> (keys: [Key], occurrences: [Int]) {
         if Key.self == Int.self, let intKey = key as? @Sendable (Object) -> Int {
             let numbering = KeyNumbering<Int>()
