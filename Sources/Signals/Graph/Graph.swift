@@ -114,12 +114,7 @@ final class Graph: @unchecked Sendable {
         if end - run.start <= 32 {
             for index in run.start..<end {
                 let node = collected[index].node
-                var repeated = false
-                for earlier in run.start..<kept where collected[earlier].node === node {
-                    repeated = true
-                    break
-                }
-                if !repeated {
+                if !collected[run.start..<kept].contains(where: { $0.node === node }) {
                     collected.swapAt(kept, index)
                     kept += 1
                 }

@@ -23,8 +23,9 @@ class GraphNode: @unchecked Sendable {
     @exclusivity(unchecked) final var subscribers: ContiguousArray<Unmanaged<GraphNode>> = []
     /// One word for the node's flags (low 8 bits, ``NodeFlags``) and, above them, the
     /// ``Graph/runEpoch`` of the last run that recorded a read of this node: sharing the word
-    /// keeps a derived node within a 96-byte allocation. Epochs have 56 bits, which a process
-    /// would need centuries of recomputations to wrap.
+    /// keeps a derived node within a 96-byte allocation. Epochs have 56 bits: they wrap after
+    /// 2^56 recomputations (two years at a billion a second), and only a node last read
+    /// exactly 2^56 runs earlier could then have a read skipped.
     @usableFromInline @exclusivity(unchecked) final var stamp: UInt64 = 0
 
     /// The ``Graph/runEpoch`` part of ``stamp``.
