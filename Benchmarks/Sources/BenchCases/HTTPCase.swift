@@ -9,18 +9,28 @@ import Signals
 /// one write with TCP_NODELAY), started once; it exits when our stdin pipe closes.
 public final class FixtureServer: @unchecked Sendable {
     public let baseURL: URL
-    private let process: Process
-    private let stdin: Pipe
+    private let process: Process?
+    private let stdin: Pipe?
+
+    /// A server started elsewhere (for valgrind, under which this process cannot spawn one):
+    /// `python3 fixture_server.py`, then pass the URL built from the port it prints.
+    public init(running baseURL: URL) {
+        self.baseURL = baseURL
+        process = nil
+        stdin = nil
+    }
 
     public init(script: URL) throws {
-        process = Process()
+        let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script.path]
-        stdin = Pipe()
+        let stdin = Pipe()
         let stdout = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
         try process.run()
+        self.process = process
+        self.stdin = stdin
         var line = Data()
         while !line.contains(UInt8(ascii: "\n")) {
             let chunk = stdout.fileHandleForReading.availableData
@@ -44,8 +54,8 @@ public final class FixtureServer: @unchecked Sendable {
     }
 
     public func stop() {
-        try? stdin.fileHandleForWriting.close()
-        process.waitUntilExit()
+        try? stdin?.fileHandleForWriting.close()
+        process?.waitUntilExit()
     }
 }
 
@@ -66,10 +76,14 @@ struct FixturePage: Decodable {
 }
 
 /// Case 5: `pages` pages of `pageSize` objects over loopback HTTP.
-/// - ours: `PaginatedDataSource` + `HTTPPageFetcher` (`fetchData()`, then `fetchNextPage()`
-///   each time the previous page has landed, awaited through the `pagination` property);
-/// - raw: `URLSession.data(for:)` + `JSONDecoder` of the whole page, appended to an array.
-/// The two sides alternate sample by sample so drift on the box affects both alike.
+/// - ours: `PaginatedDataSource` + `HTTPPageFetcher` driven as a list drives it: an
+///   `updates` observer calls `willDisplayRow(at:)` for the last row each time rows land,
+///   which fetches the next page;
+/// - ours, awaiting each page (diagnostic): `fetchNextPage()`, then a task waits for the
+///   page on `pagination.values` before asking for the next one;
+/// - raw: `URLSession.data(for:)` + `JSONDecoder` of the whole page, appended to an array;
+/// - the fetcher alone (diagnostic): `HTTPPageFetcher.fetchPage` in a loop, no source.
+/// The sides alternate sample by sample so drift on the box affects them alike.
 public enum HTTPCase {
     public static func run(config: BenchConfig, server: FixtureServer) async throws -> CaseResult {
         let pages = config.smoke ? 10 : 100
@@ -77,44 +91,32 @@ public enum HTTPCase {
         let total = pages * pageSize
         let query = [URLQueryItem(name: "total", value: String(total))]
         let session = URLSession(configuration: .ephemeral)
-        let transport = URLSessionTransport(session: session)
-        let configuration = RemoteConfiguration(baseURL: server.baseURL, timeout: 10, transport: transport)
-
+        let configuration = RemoteConfiguration(baseURL: server.baseURL, timeout: 10, transport: URLSessionTransport())
         let sides = Sides(server: server, pages: pages, pageSize: pageSize, configuration: configuration, session: session, query: query)
-        func ours() async throws { try await sides.ours() }
-        func fetcherOnly() async throws { try await sides.fetcherOnly() }
-        func raw() async throws { try await sides.raw() }
-        let iterations = config.iterations(15)
-        try await ours()
-        try await raw()
-        try await fetcherOnly()
+        let runs: [(side: String, run: () async throws -> Void)] = [
+            ("ours", sides.oursList),
+            ("URLSession + JSONDecoder", sides.raw),
+            ("ours, awaiting each page (diagnostic)", sides.ours),
+            ("HTTPPageFetcher alone (diagnostic)", sides.fetcherOnly),
+        ]
+        for side in runs { try await side.run() }
         let clock = ContinuousClock()
-        var oursSamples: [Duration] = []
-        var rawSamples: [Duration] = []
-        var fetcherSamples: [Duration] = []
-        for _ in 0..<iterations {
-            var start = clock.now
-            try await ours()
-            oursSamples.append(clock.now - start)
-            start = clock.now
-            try await raw()
-            rawSamples.append(clock.now - start)
-            start = clock.now
-            try await fetcherOnly()
-            fetcherSamples.append(clock.now - start)
+        var samples = Array(repeating: [Duration](), count: runs.count)
+        for _ in 0..<config.iterations(15) {
+            for (index, side) in runs.enumerated() {
+                let start = clock.now
+                try await side.run()
+                samples[index].append(clock.now - start)
+            }
         }
         return CaseResult(
             group: "http", name: "\(pages) pages x \(pageSize) over loopback HTTP",
-            measurements: [
-                Measurement(side: "ours", samples: oursSamples),
-                Measurement(side: "URLSession + JSONDecoder", samples: rawSamples),
-                Measurement(side: "HTTPPageFetcher alone (diagnostic)", samples: fetcherSamples),
-            ],
+            measurements: zip(runs, samples).map { Measurement(side: $0.side, samples: $1) },
             baseline: "URLSession + JSONDecoder"
         )
     }
 
-    /// Sides of the case (comma-separated: ours, raw, fetcher, observe; a `-datafor` suffix
+    /// Sides of the case (comma-separated: list, ours, raw, fetcher, observe; a `-datafor` suffix
     /// swaps in `URLSession.data(for:)` as the transport), alternating sample by sample, for
     /// `reactive-profile http <sides>`: prints each side's median.
     public static func profile(server: FixtureServer, side sideList: String, iterations: Int) async throws -> String {
@@ -124,15 +126,16 @@ public enum HTTPCase {
         let names = sideList.split(separator: ",").map(String.init)
         var runs: [() async throws -> Void] = []
         for name in names {
-            let transport: any HTTPTransport = name.hasSuffix("-datafor") ? DataForTransport(session: session) : URLSessionTransport(session: session)
+            let transport: any HTTPTransport = name.hasSuffix("-datafor") ? DataForTransport(session: session) : URLSessionTransport()
             let configuration = RemoteConfiguration(baseURL: server.baseURL, timeout: 10, transport: transport)
             let sides = Sides(server: server, pages: pages, pageSize: pageSize, configuration: configuration, session: session, query: query)
             switch name.replacingOccurrences(of: "-datafor", with: "") {
+            case "list": runs.append(sides.oursList)
             case "ours": runs.append(sides.ours)
             case "raw": runs.append(sides.raw)
             case "fetcher": runs.append(sides.fetcherOnly)
             case "observe": runs.append(sides.oursObserving)
-            default: throw BenchFailure("unknown side \(name): ours, raw, fetcher or observe")
+            default: throw BenchFailure("unknown side \(name): list, ours, raw, fetcher or observe")
             }
         }
         let clock = ContinuousClock()
@@ -175,6 +178,26 @@ public enum HTTPCase {
             }
             let count = source.snapshot.numberOfObjects(inSection: 0)
             check(count == total && !source.hasMorePages, "paginated: \(count) objects, expected \(total)")
+        }
+
+        /// The next page is requested as a list requests it: an `updates` observer tells the
+        /// source the last row is displayed each time rows land.
+        func oursList() async throws {
+            let fetcher = HTTPPageFetcher<FixtureItem>(
+                configuration: configuration, apiPath: "items", queryItems: query, keyPath: "items",
+                paging: PageNumberPaging(pageSize: pageSize)
+            )
+            let source = PaginatedDataSource(name: "items", fetcher: fetcher)
+            let subscription = source.updates.observe(emitsCurrentValue: false) { [weak source] update in
+                let rows = update.snapshot.numberOfObjects(inSection: 0)
+                if rows > 0 { source?.willDisplayRow(at: IndexPath(item: rows - 1, section: 0)) }
+            }
+            source.fetchData()
+            let pages = self.pages
+            for await state in source.pagination.values where state.loadedPages == pages && state.nextPage == .idle { break }
+            subscription.cancel()
+            let count = source.snapshot.numberOfObjects(inSection: 0)
+            check(count == total && !source.hasMorePages, "paginated (list): \(count) objects, expected \(total)")
         }
 
         /// Like `ours`, but the next page is requested from the pagination observer (as a

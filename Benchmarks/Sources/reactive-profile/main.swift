@@ -1,5 +1,6 @@
 import BenchCases
 import Dispatch
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -46,8 +47,14 @@ if arguments[1] == "sectioned" {
 if arguments[1] == "http" {
     // 100 pages x 50 from the fixture server; sides ours, raw, fetcher. For `perf stat` /
     // `perf record` (the time includes the server's; compare CPU time of this process).
-    guard let script = FixtureServer.locateScript() else { print("fixture server not found"); exit(2) }
-    let server = try FixtureServer(script: script)
+    // FIXTURE_URL=http://127.0.0.1:<port> uses a server started by hand (needed under valgrind).
+    let server: FixtureServer
+    if let running = ProcessInfo.processInfo.environment["FIXTURE_URL"].flatMap(URL.init(string:)) {
+        server = FixtureServer(running: running)
+    } else {
+        guard let script = FixtureServer.locateScript() else { print("fixture server not found"); exit(2) }
+        server = try FixtureServer(script: script)
+    }
     print(try waitFor { try await HTTPCase.profile(server: server, side: arguments[2], iterations: iterations) })
     server.stop()
     exit(0)

@@ -184,6 +184,62 @@ struct PaginatedDataSourceTests {
         #expect(source.allObjects[1].likes == 0, "the first occurrence wins")
     }
 
+    @Test func objectsWithCollidingHashesAreToldApartAndForgottenWithTheirPage() async {
+        /// Every value hashes alike, so only `==` tells them apart.
+        struct Colliding: Hashable, Sendable {
+            let id: Int
+            func hash(into hasher: inout Hasher) { hasher.combine(0) }
+        }
+        let pages: [[Int]] = [[1, 2], [3], [1, 3, 4], [1, 3, 4, 2]]
+        let fetcher = ClosurePageFetcher<Colliding> { token in
+            let page = token == .first ? 1 : { if case .number(let number) = token { number } else { 0 } }()
+            return Page(objects: pages[page - 1].map(Colliding.init), next: page < pages.count ? .number(page + 1) : nil)
+        }
+        let source = PaginatedDataSource(name: "colliding", fetcher: fetcher, maxPages: 1)
+        source.fetchData()
+        await eventually("first page") { source.pagination.value.loadedPages == 1 }
+        #expect(source.allObjects.map(\.id) == [1, 2])
+        source.fetchNextPage()
+        await eventually("page 2") { source.pagination.value.loadedPages == 2 }
+        #expect(source.allObjects.map(\.id) == [3], "page 1 dropped: 1 and 2 forgotten")
+        source.fetchNextPage()
+        await eventually("page 3") { source.pagination.value.loadedPages == 3 }
+        #expect(source.allObjects.map(\.id) == [1, 4], "3 is still shown when page 3 is checked; 1 was forgotten")
+        source.fetchNextPage()
+        await eventually("page 4") { source.pagination.value.loadedPages == 4 }
+        #expect(source.allObjects.map(\.id) == [3, 2], "1 and 4 are shown (dropped), 3 and 2 were forgotten (kept)")
+    }
+
+    @Test func nextPageIsRequestedBeforeFetchNextPageReturns() async {
+        let fetcher = ScriptedPageFetcher()
+        let (source, _) = await loaded(fetcher)
+        source.fetchNextPage()
+        #expect(fetcher.tokens == [.first, .number(2)], "the fetcher ran on the calling thread up to its first suspension")
+        source.fetchData()
+        #expect(fetcher.tokens == [.first, .number(2), .first])
+    }
+
+    @Test func pagesThatArriveWithoutSuspendingAllLoadWhenAnObserverAsksForEach() async {
+        // Each page lands on the thread that asked for it, and an observer asks for the next
+        // one at once, as a list does: the nested deliveries queue up instead of nesting, so
+        // thousands of pages load without growing the stack or losing a page.
+        let pageCount = 3_000
+        let fetcher = ClosurePageFetcher<Int> { token in
+            let page = token == .first ? 1 : { if case .number(let number) = token { number } else { 0 } }()
+            return Page(objects: [page], next: page < pageCount ? .number(page + 1) : nil)
+        }
+        let source = PaginatedDataSource(name: "instant", fetcher: fetcher)
+        let subscription = source.updates.observe(emitsCurrentValue: false) { [weak source] update in
+            let rows = update.snapshot.numberOfObjects(inSection: 0)
+            if rows > 0 { source?.willDisplayRow(at: IndexPath(item: rows - 1, section: 0)) }
+        }
+        defer { subscription.cancel() }
+        source.fetchData()
+        await eventually("every page") { source.pagination.value.loadedPages == pageCount }
+        #expect(source.allObjects == Array(1...pageCount))
+        #expect(!source.hasMorePages)
+    }
+
     @Test func maxPagesDropsTheOldestPages() async {
         let fetcher = ScriptedPageFetcher()
         let (source, _) = await loaded(fetcher, maxPages: 2)

@@ -90,6 +90,23 @@ final class SourceEngine<Object: Hashable & Sendable>: @unchecked Sendable {
         }
     }
 
+    /// Runs the work of fetch `fetch` (begun with `start` returning `nil`) as a task that
+    /// starts on this thread, outside the lock (`Task.immediate`): the fetcher runs here until
+    /// it first suspends, so an HTTP request is sent without waiting for a pool thread to pick
+    /// the task up. Does nothing if the fetch already ended (an observer of `willLoad`
+    /// cancelled it); a fetch that ends while its work starts has its task cancelled.
+    func start(_ fetch: UInt64, _ operation: @escaping @Sendable () async -> Void) {
+        guard locked({ inFlight && fetch == generation }) else { return }
+        let started = Task.immediate(operation: operation)
+        locked {
+            if inFlight && fetch == generation {
+                task = started
+            } else if fetch != generation {
+                started.cancel()
+            }
+        }
+    }
+
     /// Runs `body` only if `fetch` is still the fetch in flight; returns whether it ran.
     @discardableResult
     func ifCurrent(_ fetch: UInt64, _ body: () -> Void) -> Bool {

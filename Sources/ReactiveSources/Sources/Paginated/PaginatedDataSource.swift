@@ -25,6 +25,10 @@ import Signals
 ///   Checking costs one hash and set insertion per received object.
 /// - `maxPages`: when set, the oldest pages are dropped as new ones arrive.
 /// - `cancelFetch()` cancels both the refresh and the next-page load in flight.
+/// - Where the fetcher runs: `fetchData()` and ``fetchNextPage()`` run it on the calling
+///   thread until it first suspends (an HTTP fetcher has sent its request when they return),
+///   then on the global concurrent executor: no thread hop before the request goes out. A
+///   fetcher must not block before it suspends, as no async function should.
 ///
 /// Thread-safe; see ``DataSource`` for observer threading.
 public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource {
@@ -101,45 +105,52 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
     /// Refreshes from the first page (see the type's documentation).
     public func fetchData() {
         let fetcher = self.fetcher
-        engine.begin(prepare: {
+        let fetch = engine.begin(prepare: {
             cancelNextPage()
             engine.setPlaceholder(placeholder(refreshing: true), inSection: 0)
-        }, start: { fetch in
-            Task { [weak self] in
-                do {
-                    let page = try await fetcher.fetchPage(.first)
-                    try Task.checkCancellation()
-                    guard let self else { return }
-                    self.engine.finish(fetch) { self.applyFirst(page) }
-                } catch {
-                    guard let self else { return }
-                    self.engine.fail(fetch, error: error) { _ in
-                        self.engine.setPlaceholder(self.placeholder(refreshing: false, failure: DataSourceError(error)), inSection: 0)
-                    }
+        }, start: { _ in nil })
+        engine.start(fetch) { [weak self] in
+            do {
+                let page = try await fetcher.fetchPage(.first)
+                try Task.checkCancellation()
+                guard let self else { return }
+                self.engine.finish(fetch) { self.applyFirst(page) }
+            } catch {
+                guard let self else { return }
+                self.engine.fail(fetch, error: error) { _ in
+                    self.engine.setPlaceholder(self.placeholder(refreshing: false, failure: DataSourceError(error)), inSection: 0)
                 }
             }
-        })
+        }
     }
 
     /// Loads and appends the next page. Does nothing when there are no more pages, or when a
     /// refresh or a next page is already loading (coalesced). Retries a page that failed.
     public func fetchNextPage() {
-        let fetcher = self.fetcher
-        engine.locked {
+        let reserved: (token: PageToken, sequence: UInt64)? = engine.locked {
             let state = paginationState.value
-            guard !engine.isInFlight, state.hasMorePages, !state.isLoadingNextPage, let token = book.next else { return }
+            guard !engine.isInFlight, state.hasMorePages, !state.isLoadingNextPage, let token = book.next else { return nil }
             book.sequence &+= 1
-            let sequence = book.sequence
             paginationState.modify { $0.nextPage = .loading }
             engine.setPlaceholder(placeholder(refreshing: false), inSection: 0)
-            book.task = Task { [weak self] in
-                do {
-                    let page = try await fetcher.fetchPage(token)
-                    try Task.checkCancellation()
-                    self?.applyNext(page, sequence: sequence)
-                } catch {
-                    self?.failNext(DataSourceError(error), sequence: sequence)
-                }
+            return (token, book.sequence)
+        }
+        guard let (token, sequence) = reserved, engine.locked({ book.sequence == sequence }) else { return }
+        let fetcher = self.fetcher
+        let task = Task.immediate { [weak self] in
+            do {
+                let page = try await fetcher.fetchPage(token)
+                try Task.checkCancellation()
+                self?.applyNext(page, sequence: sequence)
+            } catch {
+                self?.failNext(DataSourceError(error), sequence: sequence)
+            }
+        }
+        engine.locked {
+            if sequence != book.sequence {
+                task.cancel()
+            } else if paginationState.value.isLoadingNextPage {
+                book.task = task
             }
         }
     }
@@ -248,8 +259,7 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
 
     /// The page's objects minus those already shown (or repeated within the page).
     private func unique(_ objects: [Object]) -> [Object] {
-        let seen = self.seen
-        return objects.filter { seen.insert($0) }
+        seen.insertNew(objects)
     }
 
     private static func hasMore(after page: Page<Object>) -> Bool {

@@ -1,13 +1,26 @@
 /// The identities of the objects a ``PaginatedDataSource`` shows, for dropping duplicates.
 ///
-/// Typed sets where the identity's type is known (the object itself, or its `id`), so
-/// inserting hashes the value directly, with no `AnyHashable` box per object. A custom
+/// Typed tables where the identity's type is known (the object itself, or its `id`), so
+/// inserting hashes the value directly, with no `AnyHashable` box per object (see
+/// ``HashValueTable`` for why not a `Set`). A custom
 /// identity closure returns `AnyHashable`; those are stored with their hash, so a probe
 /// compares hashes before calling `AnyHashable`'s (slow, type-checking) `==`.
 /// Used only under the source's engine lock.
 class SeenIdentities<Object>: @unchecked Sendable {
     /// Adds the identity of `object`; returns whether it was new.
     func insert(_ object: Object) -> Bool { fatalError("abstract") }
+
+    /// Adds the identities of `objects`; returns those whose identity was new (or repeated
+    /// within `objects`: the first occurrence is kept), in order. Returns `objects` itself,
+    /// without copying, when every identity was new.
+    final func insertNew(_ objects: [Object]) -> [Object] {
+        var index = objects.startIndex
+        while index < objects.endIndex, insert(objects[index]) { index += 1 }
+        guard index < objects.endIndex else { return objects }
+        var kept = Array(objects[..<index])
+        for object in objects[(index + 1)...] where insert(object) { kept.append(object) }
+        return kept
+    }
     /// Forgets the identity of `object`.
     func remove(_ object: Object) {}
     /// Forgets every identity.
@@ -16,9 +29,9 @@ class SeenIdentities<Object>: @unchecked Sendable {
 
 /// Identities that are the objects themselves.
 final class SeenObjects<Object: Hashable>: SeenIdentities<Object>, @unchecked Sendable {
-    private var seen = Set<Object>()
+    private var seen = HashValueTable<Object>()
 
-    override func insert(_ object: Object) -> Bool { seen.insert(object).inserted }
+    override func insert(_ object: Object) -> Bool { seen.insert(object) }
     override func remove(_ object: Object) { seen.remove(object) }
     override func removeAll() { seen.removeAll() }
 }
@@ -26,13 +39,13 @@ final class SeenObjects<Object: Hashable>: SeenIdentities<Object>, @unchecked Se
 /// Identities given by a typed key (an `Identifiable` object's `id`).
 final class SeenKeys<Object, Key: Hashable>: SeenIdentities<Object>, @unchecked Sendable {
     private let key: (Object) -> Key
-    private var seen = Set<Key>()
+    private var seen = HashValueTable<Key>()
 
     init(key: @escaping (Object) -> Key) {
         self.key = key
     }
 
-    override func insert(_ object: Object) -> Bool { seen.insert(key(object)).inserted }
+    override func insert(_ object: Object) -> Bool { seen.insert(key(object)) }
     override func remove(_ object: Object) { seen.remove(key(object)) }
     override func removeAll() { seen.removeAll() }
 }
