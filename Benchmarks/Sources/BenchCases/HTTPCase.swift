@@ -102,7 +102,7 @@ public enum HTTPCase {
         for side in runs { try await side.run() }
         let clock = ContinuousClock()
         var samples = Array(repeating: [Duration](), count: runs.count)
-        for _ in 0..<config.iterations(15) {
+        for _ in 0..<config.iterations(31) {
             for (index, side) in runs.enumerated() {
                 let start = clock.now
                 try await side.run()
@@ -181,21 +181,28 @@ public enum HTTPCase {
         }
 
         /// The next page is requested as a list requests it: an `updates` observer tells the
-        /// source the last row is displayed each time rows land.
+        /// source the last row is displayed each time rows land. The run ends when the observer
+        /// sees no more pages (nothing else wakes up per page).
         func oursList() async throws {
             let fetcher = HTTPPageFetcher<FixtureItem>(
                 configuration: configuration, apiPath: "items", queryItems: query, keyPath: "items",
                 paging: PageNumberPaging(pageSize: pageSize)
             )
             let source = PaginatedDataSource(name: "items", fetcher: fetcher)
-            let subscription = source.updates.observe(emitsCurrentValue: false) { [weak source] update in
-                let rows = update.snapshot.numberOfObjects(inSection: 0)
-                if rows > 0 { source?.willDisplayRow(at: IndexPath(item: rows - 1, section: 0)) }
+            let subscription = SubscriptionBox()
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                subscription.set(source.updates.observe(emitsCurrentValue: false) { [weak source] update in
+                    guard let source else { return }
+                    let rows = update.snapshot.numberOfObjects(inSection: 0)
+                    guard rows > 0 else { return }
+                    if source.hasMorePages {
+                        source.willDisplayRow(at: IndexPath(item: rows - 1, section: 0))
+                    } else if subscription.cancel() {
+                        done.resume()
+                    }
+                })
+                source.fetchData()
             }
-            source.fetchData()
-            let pages = self.pages
-            for await state in source.pagination.values where state.loadedPages == pages && state.nextPage == .idle { break }
-            subscription.cancel()
             let count = source.snapshot.numberOfObjects(inSection: 0)
             check(count == total && !source.hasMorePages, "paginated (list): \(count) objects, expected \(total)")
         }
@@ -251,6 +258,31 @@ public enum HTTPCase {
             check(objects.count == total, "raw: \(objects.count) objects")
         }
 
+    }
+}
+
+/// Holds a subscription made inside the closure that may end it.
+final class SubscriptionBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var subscription: Subscription?
+    private var cancelled = false
+
+    func set(_ subscription: Subscription) {
+        let cancelNow = lock.withLock {
+            if !cancelled { self.subscription = subscription }
+            return cancelled
+        }
+        if cancelNow { subscription.cancel() }
+    }
+
+    /// Cancels the subscription; returns true the first time only.
+    func cancel() -> Bool {
+        let (first, subscription) = lock.withLock {
+            defer { cancelled = true; self.subscription = nil }
+            return (!cancelled, self.subscription)
+        }
+        subscription?.cancel()
+        return first
     }
 }
 

@@ -29,7 +29,7 @@ class SeenIdentities<Object>: @unchecked Sendable {
 
 /// Identities that are the objects themselves.
 final class SeenObjects<Object: Hashable>: SeenIdentities<Object>, @unchecked Sendable {
-    private var seen = HashValueTable<Object>()
+    private let seen = HashValueTable<Object>()
 
     override func insert(_ object: Object) -> Bool { seen.insert(object) }
     override func remove(_ object: Object) { seen.remove(object) }
@@ -39,7 +39,7 @@ final class SeenObjects<Object: Hashable>: SeenIdentities<Object>, @unchecked Se
 /// Identities given by a typed key (an `Identifiable` object's `id`).
 final class SeenKeys<Object, Key: Hashable>: SeenIdentities<Object>, @unchecked Sendable {
     private let key: (Object) -> Key
-    private var seen = HashValueTable<Key>()
+    private let seen = HashValueTable<Key>()
 
     init(key: @escaping (Object) -> Key) {
         self.key = key
