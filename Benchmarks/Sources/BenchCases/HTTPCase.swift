@@ -134,6 +134,7 @@ public enum HTTPCase {
             case "ours": runs.append(sides.ours)
             case "raw": runs.append(sides.raw)
             case "fetcher": runs.append(sides.fetcherOnly)
+            case "raw-transport": runs.append { try await sides.raw(through: URLSessionTransport()) }
             case "observe": runs.append(sides.oursObserving)
             default: throw BenchFailure("unknown side \(name): list, ours, raw, fetcher or observe")
             }
@@ -241,6 +242,22 @@ public enum HTTPCase {
                 token = page.objects.isEmpty || objects.count >= total ? nil : page.next
             }
             check(objects.count == total, "fetcher: \(objects.count) objects")
+        }
+
+        /// Like `raw`, but each request goes through `transport` (isolates the transport's cost).
+        func raw(through transport: some HTTPTransport) async throws {
+            var objects: [FixtureItem] = []
+            let decoder = JSONDecoder()
+            for page in 1...pages {
+                var components = URLComponents(url: server.baseURL.appendingPathComponent("items"), resolvingAgainstBaseURL: false)!
+                components.queryItems = query + [URLQueryItem(name: "page", value: String(page)), URLQueryItem(name: "page_size", value: String(pageSize))]
+                var request = URLRequest(url: components.url!, timeoutInterval: 10)
+                request.setValue("application/json", forHTTPHeaderField: "Accept")
+                let response = try await transport.send(request)
+                check(response.statusCode == 200, "raw-transport: status 200")
+                objects.append(contentsOf: try decoder.decode(FixturePage.self, from: response.body).items)
+            }
+            check(objects.count == total, "raw-transport: \(objects.count) objects")
         }
 
         func raw() async throws {

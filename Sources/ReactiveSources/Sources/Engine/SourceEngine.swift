@@ -34,6 +34,13 @@ final class SourceEngine<Object: Hashable & Sendable>: @unchecked Sendable {
         }
     }
 
+    /// Runs `body` locked, without a batch: for bookkeeping that publishes nothing.
+    func withLock<Result>(_ body: () -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
+    }
+
     /// The snapshot as last published.
     var snapshot: Snapshot<Object> { updates.value.snapshot }
 
@@ -96,9 +103,9 @@ final class SourceEngine<Object: Hashable & Sendable>: @unchecked Sendable {
     /// the task up. Does nothing if the fetch already ended (an observer of `willLoad`
     /// cancelled it); a fetch that ends while its work starts has its task cancelled.
     func start(_ fetch: UInt64, _ operation: @escaping @Sendable () async -> Void) {
-        guard locked({ inFlight && fetch == generation }) else { return }
+        guard withLock({ inFlight && fetch == generation }) else { return }
         let started = Task.immediate(operation: operation)
-        locked {
+        withLock {
             if inFlight && fetch == generation {
                 task = started
             } else if fetch != generation {

@@ -1,25 +1,27 @@
-/// A set of `Element`s for code that runs unspecialised (generic over the client's type):
-/// an open-addressing table that stores each element next to its hash value.
+/// A set of `Element`s: an open-addressing table that stores each element next to its hash
+/// value, so an element is hashed once, probing compares stored `Int`s, growing moves
+/// elements without hashing them again, and only a hash match calls `==`.
 ///
-/// A `Set<Element>` (or a `Dictionary` with `Element` values) in unspecialised code pays a
-/// runtime metadata lookup and a generic call per operation, and rehashes every element when
-/// it grows; for a page of structs with string fields that was most of a
-/// ``PaginatedDataSource``'s cost per page. Here an element is hashed once, probing compares
-/// stored `Int`s, growing moves elements without hashing them again, and only a hash match
-/// calls `==`. Elements are copied, moved and destroyed through their value witnesses; no
-/// generic type is instantiated per call.
+/// `insert` is inlinable, so the duplicate check of a ``PaginatedDataSource`` is compiled
+/// for the client's object type (see ``SeenIdentities``). Even unspecialised it instantiates
+/// no generic type per call (elements go through their value witnesses), where a
+/// `Set<Element>` in unspecialised code paid a runtime metadata lookup per operation and
+/// rehashed every element when it grew: most of the source's cost per page.
 ///
 /// Linear probing at a load factor of at most 3/4; removal shifts the following entries back
 /// (no tombstones). Unequal elements with equal hash values are all kept. Complexity: O(1)
 /// expected per operation, amortised over growth.
+@usableFromInline
 final class HashValueTable<Element: Hashable> {
     /// Per slot: 0 when empty, else the element's hash value with the top bit set.
-    private var tags: UnsafeMutablePointer<UInt>
-    private var elements: UnsafeMutablePointer<Element>
+    @usableFromInline var tags: UnsafeMutablePointer<UInt>
+    @usableFromInline var elements: UnsafeMutablePointer<Element>
     /// The number of slots, a power of two.
-    private var capacity: Int
-    private(set) var count = 0
+    @usableFromInline var capacity: Int
+    /// The number of elements.
+    @usableFromInline var count = 0
 
+    @usableFromInline
     init() {
         capacity = 16
         tags = .allocate(capacity: capacity)
@@ -33,11 +35,13 @@ final class HashValueTable<Element: Hashable> {
         elements.deallocate()
     }
 
-    private static func tag(of element: Element) -> UInt {
+    @inlinable
+    static func tag(of element: Element) -> UInt {
         UInt(bitPattern: element.hashValue) | (1 << (UInt.bitWidth - 1))
     }
 
     /// Adds `element`; returns whether no equal element was there.
+    @inlinable
     func insert(_ element: Element) -> Bool {
         let tag = Self.tag(of: element)
         let mask = capacity - 1
@@ -58,6 +62,7 @@ final class HashValueTable<Element: Hashable> {
     }
 
     /// Removes the element equal to `element`, if any.
+    @usableFromInline
     func remove(_ element: Element) {
         let tag = Self.tag(of: element)
         let mask = capacity - 1
@@ -74,6 +79,7 @@ final class HashValueTable<Element: Hashable> {
     }
 
     /// Removes every element (keeping the capacity).
+    @usableFromInline
     func removeAll() {
         for slot in 0..<capacity where tags[slot] != 0 {
             (elements + slot).deinitialize(count: 1)
@@ -101,7 +107,8 @@ final class HashValueTable<Element: Hashable> {
     }
 
     /// Puts an element known to be absent into the first free slot of its probe sequence.
-    private func place(_ tag: UInt, _ element: consuming Element) {
+    @usableFromInline
+    func place(_ tag: UInt, _ element: consuming Element) {
         let mask = capacity - 1
         var slot = Int(truncatingIfNeeded: tag) & mask
         while tags[slot] != 0 { slot = (slot + 1) & mask }
@@ -110,7 +117,8 @@ final class HashValueTable<Element: Hashable> {
     }
 
     /// Doubles the capacity, moving every entry (their stored hash values place them).
-    private func grow() {
+    @usableFromInline
+    func grow() {
         let oldTags = tags, oldElements = elements, oldCapacity = capacity
         capacity *= 2
         tags = .allocate(capacity: capacity)

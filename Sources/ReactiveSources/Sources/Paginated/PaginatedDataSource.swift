@@ -51,6 +51,7 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
     /// A negative `prefetchDistance` is treated as 0; a `maxPages` below 1 as 1.
     /// `identity` names an object for the duplicate rule; `nil` (the default) means the
     /// object itself.
+    @inlinable
     public convenience init(
         name: String = "",
         fetcher: some PageFetcher<Object>,
@@ -61,10 +62,11 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
     ) {
         self.init(
             name: name, fetcher: fetcher, placeholders: placeholders, prefetchDistance: prefetchDistance,
-            maxPages: maxPages, seen: identity.map { SeenAnyHashables(identity: $0) } ?? SeenObjects<Object>()
+            maxPages: maxPages, seen: identity.map { .anyHashables($0) } ?? .objects()
         )
     }
 
+    @usableFromInline
     init(
         name: String,
         fetcher: any PageFetcher<Object>,
@@ -135,7 +137,7 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
             engine.setPlaceholder(placeholder(refreshing: false), inSection: 0)
             return (token, book.sequence)
         }
-        guard let (token, sequence) = reserved, engine.locked({ book.sequence == sequence }) else { return }
+        guard let (token, sequence) = reserved, engine.withLock({ book.sequence == sequence }) else { return }
         let fetcher = self.fetcher
         let task = Task.immediate { [weak self] in
             do {
@@ -146,7 +148,7 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
                 self?.failNext(DataSourceError(error), sequence: sequence)
             }
         }
-        engine.locked {
+        engine.withLock {
             if sequence != book.sequence {
                 task.cancel()
             } else if paginationState.value.isLoadingNextPage {
@@ -309,6 +311,7 @@ extension PaginatedDataSource where Object: Identifiable, Object.ID: Sendable {
     /// Creates a paginated source whose duplicate rule uses `id`: an object whose `id` is
     /// already shown is dropped from later pages even if its other fields changed.
     /// Arguments are treated as in the designated initialiser.
+    @inlinable
     public convenience init(
         name: String = "",
         fetcher: some PageFetcher<Object>,
@@ -318,7 +321,7 @@ extension PaginatedDataSource where Object: Identifiable, Object.ID: Sendable {
     ) {
         self.init(
             name: name, fetcher: fetcher, placeholders: placeholders, prefetchDistance: prefetchDistance,
-            maxPages: maxPages, seen: SeenKeys<Object, Object.ID> { $0.id }
+            maxPages: maxPages, seen: .keys { $0.id }
         )
     }
 }
