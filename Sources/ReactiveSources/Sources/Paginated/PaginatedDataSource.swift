@@ -22,7 +22,7 @@ import Signals
 /// - Duplicates: an object whose identity (its `id` for `Identifiable` types, otherwise the
 ///   object itself; pass `identity` to choose) is already shown is dropped from later pages, so
 ///   a collection that shifted under us never duplicates rows. The first occurrence wins.
-///   Checking costs one hash and set insertion per received object.
+///   Checking costs one hash and one table probe per received object (compiled for `Object`).
 /// - `maxPages`: when set, the oldest pages are dropped as new ones arrive.
 /// - `cancelFetch()` cancels both the refresh and the next-page load in flight.
 /// - Where the fetcher runs: `fetchData()` and ``fetchNextPage()`` run it on the calling
