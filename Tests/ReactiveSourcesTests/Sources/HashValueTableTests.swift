@@ -8,11 +8,15 @@ struct HashValueTableTests {
     struct Key: Hashable {
         let id: Int
         let text: String
-        init(_ id: Int) {
+        /// Moves the seven hash classes each round, so their home slots (and which chains
+        /// wrap around the table's end) differ between rounds.
+        let salt: Int
+        init(_ id: Int, salt: Int = 0) {
             self.id = id
+            self.salt = salt
             text = "key \(id) with text long enough to be stored out of line"
         }
-        func hash(into hasher: inout Hasher) { hasher.combine(id % 7) }
+        func hash(into hasher: inout Hasher) { hasher.combine(id % 7 &+ salt) }
     }
 
     @Test func matchesSetOverRandomInsertsAndRemovals() {
@@ -21,7 +25,7 @@ struct HashValueTableTests {
             let table = HashValueTable<Key>()
             var model = Set<Key>()
             for _ in 0..<2_000 {
-                let key = Key(Int(generator.next() % 300))
+                let key = Key(Int(generator.next() % 300), salt: round * 1_000)
                 switch generator.next() % 10 {
                 case 0..<6:
                     #expect(table.insert(key) == model.insert(key).inserted, "round \(round): insert \(key.id)")
@@ -37,7 +41,7 @@ struct HashValueTableTests {
                 #expect(table.count == model.count, "round \(round)")
             }
             for id in 0..<300 {
-                let key = Key(id)
+                let key = Key(id, salt: round * 1_000)
                 #expect(table.insert(key) == !model.contains(key), "round \(round): membership of \(id)")
             }
         }

@@ -214,9 +214,51 @@ struct PaginatedDataSourceTests {
         let fetcher = ScriptedPageFetcher()
         let (source, _) = await loaded(fetcher)
         source.fetchNextPage()
-        #expect(fetcher.tokens == [.first, .number(2)], "the fetcher ran on the calling thread up to its first suspension")
+        if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+            #expect(fetcher.tokens == [.first, .number(2)], "the fetcher ran on the calling thread up to its first suspension")
+            source.fetchData()
+            #expect(fetcher.tokens == [.first, .number(2), .first])
+        } else {
+            await eventually("page 2 requested") { fetcher.requests.count == 2 }
+        }
+    }
+
+    @Test func aFetchCancelledBeforeItsTaskIsRegisteredEndsOnceAndLandsNothing() async {
+        // The fetcher cancels the fetch that is running it before it first suspends, that is
+        // while the source is still starting its task, then returns a page at once.
+        final class SourceBox: @unchecked Sendable { weak var source: PaginatedDataSource<Int>? }
+        let box = SourceBox()
+        let calls = Recorder<PageToken>()
+        let fetcher = ClosurePageFetcher<Int> { token in
+            calls.append(token)
+            if calls.count == 2 || calls.count == 4 { box.source?.cancelFetch() }
+            return token == .first ? Page(objects: [1, 2], next: .number(2)) : Page(objects: [3], next: nil)
+        }
+        let source = PaginatedDataSource(name: "self-cancelling", fetcher: fetcher)
+        box.source = source
+        let log = EventLog(source)
         source.fetchData()
-        #expect(fetcher.tokens == [.first, .number(2), .first])
+        await log.waitForFinishers(1)
+        #expect(source.allObjects == [1, 2])
+
+        source.fetchNextPage()  // call 2 cancels it
+        try? await Task.sleep(nanoseconds: 20_000_000)
+        #expect(source.allObjects == [1, 2], "the cancelled page never lands")
+        #expect(source.pagination.value.nextPage == .idle && source.pagination.value.loadedPages == 1)
+
+        source.fetchData()  // call 3 completes the refresh
+        await log.waitForFinishers(2)
+        source.fetchData()  // call 4 cancels it
+        await log.waitForFinishers(3)
+        try? await Task.sleep(nanoseconds: 20_000_000)
+        #expect(log.values == [.willLoad, .didFinishLoading, .willLoad, .didFinishLoading, .willLoad, .didFail(.cancelled)],
+                "exactly one finisher per fetch")
+        #expect(source.allObjects == [1, 2])
+
+        source.fetchNextPage()  // call 5: the page is fetched again and lands
+        await eventually("page 2") { source.pagination.value.loadedPages == 2 }
+        #expect(source.allObjects == [1, 2, 3])
+        #expect(calls.values == [.first, .number(2), .first, .first, .number(2)])
     }
 
     @Test func pagesThatArriveWithoutSuspendingAllLoadWhenAnObserverAsksForEach() async {

@@ -13,6 +13,12 @@ import FoundationNetworking
 /// ``HTTPFetchError/timeout(url:seconds:)``.
 public struct URLSessionTransport: HTTPTransport, @unchecked Sendable {
     /// The session used for every request.
+    ///
+    /// With ``init()``, this session's delegate queue runs blocks inline on the session's work
+    /// queue (see ``init()``): a completion handler you give this session yourself (for a task
+    /// of your own, `getAllTasks`, `flush`) must not call a task's `cancel()`, `resume()` or
+    /// `suspend()`, which wait for that queue. Use ``init(session:)`` with your own session
+    /// if you need that.
     public let session: URLSession
 
     /// Creates a transport over `session`. The session keeps its own delegate queue, so each
@@ -35,7 +41,9 @@ public struct URLSessionTransport: HTTPTransport, @unchecked Sendable {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
                 let task = session.dataTask(with: request) { data, response, error in
-                    if box.finish() {
+                    let outcome = box.finish()
+                    if outcome == .alreadyFinished { return }
+                    if outcome == .timedOut {
                         continuation.resume(throwing: HTTPFetchError.timeout(url: url, seconds: request.timeoutInterval))
                     } else if let error {
                         continuation.resume(throwing: Self.map(error, url: url, timeout: request.timeoutInterval))
@@ -95,6 +103,7 @@ private final class TaskBox: @unchecked Sendable {
     private var task: URLSessionDataTask?
     private var isCancelled = false
     private var didTimeOut = false
+    private var isFinished = false
     private var watch: TimeoutWatchdog.Ticket?
 
     func start(_ task: URLSessionDataTask, timeout: TimeInterval) {
@@ -108,14 +117,28 @@ private final class TaskBox: @unchecked Sendable {
         task.resume()
     }
 
-    /// Stops watching the timeout; returns whether the request ended because it timed out.
-    func finish() -> Bool {
-        let (ticket, timedOut) = lock.withLock {
-            defer { watch = nil }
-            return (watch, didTimeOut)
+    /// How a request ended, as seen by its completion handler.
+    enum Outcome {
+        case completed, timedOut
+        /// The handler already ran once. FoundationNetworking's own guard against a second
+        /// delivery is a check-then-act that the serial delegate queue used to protect; with
+        /// the inline queue, a `URLProtocol` reporting from its own thread could race a cancel.
+        case alreadyFinished
+    }
+
+    /// Stops watching the timeout and says how the request ended (once; later calls return
+    /// `.alreadyFinished`).
+    func finish() -> Outcome {
+        let (ticket, timedOut, first) = lock.withLock {
+            defer {
+                watch = nil
+                isFinished = true
+            }
+            return (watch, didTimeOut, !isFinished)
         }
         if let ticket { TimeoutWatchdog.shared.unwatch(ticket) }
-        return timedOut
+        guard first else { return .alreadyFinished }
+        return timedOut ? .timedOut : .completed
     }
 
     private func timeOut() {

@@ -97,14 +97,13 @@ final class SourceEngine<Object: Hashable & Sendable>: @unchecked Sendable {
         }
     }
 
-    /// Runs the work of fetch `fetch` (begun with `start` returning `nil`) as a task that
-    /// starts on this thread, outside the lock (`Task.immediate`): the fetcher runs here until
-    /// it first suspends, so an HTTP request is sent without waiting for a pool thread to pick
-    /// the task up. Does nothing if the fetch already ended (an observer of `willLoad`
+    /// Runs the work of fetch `fetch` (begun with `start` returning `nil`) as an
+    /// ``ImmediateTask``, started outside the lock: the fetcher runs on this thread until it
+    /// first suspends. Does nothing if the fetch already ended (an observer of `willLoad`
     /// cancelled it); a fetch that ends while its work starts has its task cancelled.
     func start(_ fetch: UInt64, _ operation: @escaping @Sendable () async -> Void) {
         guard withLock({ inFlight && fetch == generation }) else { return }
-        let started = Task.immediate(operation: operation)
+        let started = ImmediateTask.start(operation)
         withLock {
             if inFlight && fetch == generation {
                 task = started

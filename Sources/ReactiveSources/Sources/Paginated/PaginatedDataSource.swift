@@ -26,9 +26,14 @@ import Signals
 /// - `maxPages`: when set, the oldest pages are dropped as new ones arrive.
 /// - `cancelFetch()` cancels both the refresh and the next-page load in flight.
 /// - Where the fetcher runs: `fetchData()` and ``fetchNextPage()`` run it on the calling
-///   thread until it first suspends (an HTTP fetcher has sent its request when they return),
-///   then on the global concurrent executor: no thread hop before the request goes out. A
-///   fetcher must not block before it suspends, as no async function should.
+///   thread until it first suspends (an HTTP fetcher has handed its request to URLSession
+///   when they return), then on the global concurrent executor: no thread hop before the
+///   request goes out. A fetcher must not block before it suspends, as no async function
+///   should. (On Apple systems before macOS 26 / iOS 26 the fetch starts as a regular task.)
+///   A fetcher that returns without suspending, started inside a `batch` or an observer,
+///   publishes its result in the same delivery as the start: observers of `loadState` and
+///   `pagination` then see the end state without the loading one (`loadEvents` still
+///   delivers every event, in order).
 ///
 /// Thread-safe; see ``DataSource`` for observer threading.
 public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource {
@@ -139,7 +144,7 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
         }
         guard let (token, sequence) = reserved, engine.withLock({ book.sequence == sequence }) else { return }
         let fetcher = self.fetcher
-        let task = Task.immediate { [weak self] in
+        let task = ImmediateTask.start { [weak self] in
             do {
                 let page = try await fetcher.fetchPage(token)
                 try Task.checkCancellation()
