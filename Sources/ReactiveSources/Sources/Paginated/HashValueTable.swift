@@ -30,7 +30,7 @@ final class HashValueTable<Element: Hashable> {
     }
 
     deinit {
-        removeAll()
+        destroyElements()
         tags.deallocate()
         elements.deallocate()
     }
@@ -78,9 +78,22 @@ final class HashValueTable<Element: Hashable> {
         }
     }
 
-    /// Removes every element (keeping the capacity).
+    /// Removes every element and goes back to the initial capacity (as `Set.removeAll()`
+    /// does), so a refresh after a long list does not keep walking a large table.
     @usableFromInline
     func removeAll() {
+        destroyElements()
+        guard capacity > 16 else { return }
+        tags.deallocate()
+        elements.deallocate()
+        capacity = 16
+        tags = .allocate(capacity: capacity)
+        tags.initialize(repeating: 0, count: capacity)
+        elements = .allocate(capacity: capacity)
+    }
+
+    /// Deinitialises every element and marks every slot empty.
+    private func destroyElements() {
         for slot in 0..<capacity where tags[slot] != 0 {
             (elements + slot).deinitialize(count: 1)
             tags[slot] = 0
