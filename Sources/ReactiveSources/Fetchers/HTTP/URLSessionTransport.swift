@@ -97,8 +97,12 @@ public struct URLSessionTransport: HTTPTransport, @unchecked Sendable {
 /// `URLSessionDataTask.cancel()` waits for the session's work queue, which may be running
 /// the completion handler inline (``InlineDelegateQueue``) and resuming the very task being
 /// cancelled; the runtime holds that task's status lock while it runs cancellation handlers.
-/// So a cancellation handler never cancels the data task on its own thread.
+/// So a cancellation handler never cancels the data task on its own thread: it hands it to
+/// a serial queue of its own, which gets a thread even when the global queues' threads are
+/// all busy (the cooperative pool blocked in synchronous work would otherwise delay the
+/// cancel, and the server would see the connection close late).
 private final class TaskBox: @unchecked Sendable {
+    private static let cancelQueue = DispatchQueue(label: "ReactiveSources.URLSessionTransport.cancel")
     private let lock = NSLock()
     private var task: URLSessionDataTask?
     private var isCancelled = false
@@ -155,7 +159,7 @@ private final class TaskBox: @unchecked Sendable {
             return self.task
         }
         guard let task else { return }
-        DispatchQueue.global().async { task.cancel() }
+        Self.cancelQueue.async { task.cancel() }
     }
 }
 
