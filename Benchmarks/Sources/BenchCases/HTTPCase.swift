@@ -163,11 +163,25 @@ public enum HTTPCase {
         let query: [URLQueryItem]
         var total: Int { pages * pageSize }
 
-        func ours() async throws {
-            let fetcher = HTTPPageFetcher<FixtureItem>(
+        /// The fetcher every side of ours uses (a new one per sample, as a new screen would).
+        func makeFetcher() -> HTTPPageFetcher<FixtureItem> {
+            HTTPPageFetcher<FixtureItem>(
                 configuration: configuration, apiPath: "items", queryItems: query, keyPath: "items",
                 paging: PageNumberPaging(pageSize: pageSize)
             )
+        }
+
+        /// The raw sides' request for page `page` (what `HTTPPageFetcher` sends).
+        func request(page: Int) -> URLRequest {
+            var components = URLComponents(url: server.baseURL.appendingPathComponent("items"), resolvingAgainstBaseURL: false)!
+            components.queryItems = query + [URLQueryItem(name: "page", value: String(page)), URLQueryItem(name: "page_size", value: String(pageSize))]
+            var request = URLRequest(url: components.url!, timeoutInterval: 10)
+            request.setValue("application/json", forHTTPHeaderField: "Accept")
+            return request
+        }
+
+        func ours() async throws {
+            let fetcher = makeFetcher()
             let source = PaginatedDataSource(name: "items", fetcher: fetcher)
             source.fetchData()
             for await state in source.loadState.values where state.status == .finished { break }
@@ -185,10 +199,7 @@ public enum HTTPCase {
         /// source the last row is displayed each time rows land. The run ends when the observer
         /// sees no more pages (nothing else wakes up per page).
         func oursList() async throws {
-            let fetcher = HTTPPageFetcher<FixtureItem>(
-                configuration: configuration, apiPath: "items", queryItems: query, keyPath: "items",
-                paging: PageNumberPaging(pageSize: pageSize)
-            )
+            let fetcher = makeFetcher()
             let source = PaginatedDataSource(name: "items", fetcher: fetcher)
             let subscription = SubscriptionBox()
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
@@ -211,10 +222,7 @@ public enum HTTPCase {
         /// Like `ours`, but the next page is requested from the pagination observer (as a
         /// list's `willDisplayRow` would), not by a task awaiting `pagination.values`.
         func oursObserving() async throws {
-            let fetcher = HTTPPageFetcher<FixtureItem>(
-                configuration: configuration, apiPath: "items", queryItems: query, keyPath: "items",
-                paging: PageNumberPaging(pageSize: pageSize)
-            )
+            let fetcher = makeFetcher()
             let source = PaginatedDataSource(name: "items", fetcher: fetcher)
             let pages = self.pages
             let subscription = source.pagination.observe { [weak source] state in
@@ -230,10 +238,7 @@ public enum HTTPCase {
         /// The fetcher alone, pages awaited one after another (no source, no observers):
         /// separates the fetcher's cost from the data source's.
         func fetcherOnly() async throws {
-            let fetcher = HTTPPageFetcher<FixtureItem>(
-                configuration: configuration, apiPath: "items", queryItems: query, keyPath: "items",
-                paging: PageNumberPaging(pageSize: pageSize)
-            )
+            let fetcher = makeFetcher()
             var objects: [FixtureItem] = []
             var token: PageToken? = .first
             while let current = token {
@@ -249,10 +254,7 @@ public enum HTTPCase {
             var objects: [FixtureItem] = []
             let decoder = JSONDecoder()
             for page in 1...pages {
-                var components = URLComponents(url: server.baseURL.appendingPathComponent("items"), resolvingAgainstBaseURL: false)!
-                components.queryItems = query + [URLQueryItem(name: "page", value: String(page)), URLQueryItem(name: "page_size", value: String(pageSize))]
-                var request = URLRequest(url: components.url!, timeoutInterval: 10)
-                request.setValue("application/json", forHTTPHeaderField: "Accept")
+                let request = request(page: page)
                 let response = try await transport.send(request)
                 check(response.statusCode == 200, "raw-transport: status 200")
                 objects.append(contentsOf: try decoder.decode(FixturePage.self, from: response.body).items)
@@ -264,10 +266,7 @@ public enum HTTPCase {
             var objects: [FixtureItem] = []
             let decoder = JSONDecoder()
             for page in 1...pages {
-                var components = URLComponents(url: server.baseURL.appendingPathComponent("items"), resolvingAgainstBaseURL: false)!
-                components.queryItems = query + [URLQueryItem(name: "page", value: String(page)), URLQueryItem(name: "page_size", value: String(pageSize))]
-                var request = URLRequest(url: components.url!, timeoutInterval: 10)
-                request.setValue("application/json", forHTTPHeaderField: "Accept")
+                let request = request(page: page)
                 let (data, response) = try await session.data(for: request)
                 check((response as? HTTPURLResponse)?.statusCode == 200, "raw: status 200")
                 objects.append(contentsOf: try decoder.decode(FixturePage.self, from: data).items)
