@@ -111,10 +111,13 @@ struct SourceStressTests {
                 }
             }
 
-            // Let the fetches in flight end.
+            // Let the fetches in flight end, and their finishers reach the logs: a load state
+            // is readable as soon as it is published, while observers (the logs) are called
+            // after, on the publishing thread, possibly behind deliveries queued there.
             await eventually("sources idle") {
                 !paginated.loadState.value.isFetching && !paginated.pagination.value.isLoadingNextPage
                     && !remote.loadState.value.isFetching && !multi.loadState.value.isFetching
+                    && [logs.paginated, logs.remote, logs.multi].allSatisfy { lifecycleViolation($0.values) == nil }
             }
             let multiFetches = calls.multi.value
             for (name, log, fetches) in [
