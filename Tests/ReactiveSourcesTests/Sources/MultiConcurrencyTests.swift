@@ -206,6 +206,9 @@ struct MultiConcurrencyTests {
         fetcher.calls[0].finish()
         await eventually("finished") { remote.loadState.value.status == .finished }
         await eventually("composed") { multi.snapshot.allObjects == [7] }
+        // The child's load state is readable once published; the Multi hears of its finisher
+        // through an observer that runs after, on the publishing thread.
+        await eventually("the Multi finished") { multi.loadState.value.status == .finished && events.values.last == .didFinishLoading }
         #expect(multi.loadState.value.status == .finished, "Multi: \(multi.loadState.value.status), \(multi.loadState.value.content)")
         #expect(events.values.last == .didFinishLoading)
     }
