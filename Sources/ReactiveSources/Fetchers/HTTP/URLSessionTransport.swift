@@ -21,14 +21,8 @@ public struct URLSessionTransport: HTTPTransport, @unchecked Sendable {
     }
 
     /// Creates a transport over a new ephemeral session (no cache or cookies shared with other
-    /// transports).
-    ///
-    /// Its completion handlers go through the session's own delegate queue, one thread hop
-    /// more than `URLSession.data(for:)`, which calls them inline on the session's work queue.
-    /// Running them inline here too (an `OperationQueue` that runs each block at once) made
-    /// the HTTP benchmark ~5 % faster, but crashed once under TSan inside FoundationNetworking
-    /// (`URLSession.behaviour(for:)` on a task a racing cancel had already removed from the
-    /// task registry), a race that `data(for:)` is reported to share; so it is not done.
+    /// transports). Completion handlers go through the session's own delegate queue (why not
+    /// inline: Benchmarks/BENCHMARKS.md, HTTP).
     public init() {
         self.init(session: URLSession(configuration: .ephemeral))
     }

@@ -83,7 +83,8 @@ final class SourceEngine<Object: Hashable & Sendable>: @unchecked Sendable {
 
     /// Starts a fetch: ends the one in flight with `didFail(.cancelled)`, bumps the
     /// generation, lets `prepare` adjust the snapshot (placeholders), sends `willLoad`, then
-    /// starts the work returned by `start` with the new generation, which it returns.
+    /// starts the work returned by `start` with the new generation, which it returns. A
+    /// `start` returning `nil` leaves the work to ``start(_:_:)``.
     @discardableResult
     func begin(prepare: () -> Void = {}, start: (UInt64) -> Task<Void, Never>?) -> UInt64 {
         locked {
@@ -157,9 +158,7 @@ final class SourceEngine<Object: Hashable & Sendable>: @unchecked Sendable {
     /// is going away. The task stops (its fetcher sees the cancellation) and ends the fetch
     /// as cancelled through ``fail(_:error:finalize:)`` if anyone still holds the engine.
     func cancelTask() {
-        lock.lock()
-        defer { lock.unlock() }
-        task?.cancel()
+        withLock { task?.cancel() }
     }
 
     /// Ends the fetch in flight (if any) as cancelled. Caller holds the lock.
