@@ -87,12 +87,11 @@ public struct URLSessionTransport: HTTPTransport, @unchecked Sendable {
 /// Holds the data task so a cancellation that races with its creation still cancels it,
 /// and enforces the timeout (through the shared ``TimeoutWatchdog``).
 ///
-/// `URLSessionDataTask.cancel()` waits for the session's work queue, and the runtime holds
-/// the calling task's status lock while it runs cancellation handlers. So a cancellation
-/// handler never cancels the data task on its own thread: it hands it to a serial queue of
-/// its own, which gets a thread even when the global queues' threads are all busy.
+/// The data task is cancelled synchronously in the cancellation handler. Cancelling it later
+/// from another queue (tried with the reverted inline delegate queue) let the cancel land
+/// after the response, and FoundationNetworking then failed a fatal check in its task
+/// registry (`behaviour(for:)`) once under TSan.
 private final class TaskBox: @unchecked Sendable {
-    private static let cancelQueue = DispatchQueue(label: "ReactiveSources.URLSessionTransport.cancel")
     private let lock = NSLock()
     private var task: URLSessionDataTask?
     private var isCancelled = false
@@ -147,8 +146,7 @@ private final class TaskBox: @unchecked Sendable {
             isCancelled = true
             return self.task
         }
-        guard let task else { return }
-        Self.cancelQueue.async { task.cancel() }
+        task?.cancel()
     }
 }
 
