@@ -81,7 +81,9 @@ struct FixturePage: Decodable {
 ///   which fetches the next page;
 /// - ours, awaiting each page (diagnostic): `fetchNextPage()`, then a task waits for the
 ///   page on `pagination.values` before asking for the next one;
-/// - raw: `URLSession.data(for:)` + `JSONDecoder` of the whole page, appended to an array;
+/// - raw: `URLSession.data(for:)` + `JSONDecoder` of the whole page, appended to an array, on a
+///   session with the same configuration as ours (`URLSessionTransport.defaultConfiguration()`,
+///   no `URLCache`), so the ratio is the cost of the source and not of the cache;
 /// - the fetcher alone (diagnostic): `HTTPPageFetcher.fetchPage` in a loop, no source.
 /// The sides alternate sample by sample so drift on the box affects them alike.
 public enum HTTPCase {
@@ -90,7 +92,7 @@ public enum HTTPCase {
         let pageSize = 50
         let total = pages * pageSize
         let query = [URLQueryItem(name: "total", value: String(total))]
-        let session = URLSession(configuration: .ephemeral)
+        let session = URLSession(configuration: URLSessionTransport.defaultConfiguration())
         let configuration = RemoteConfiguration(baseURL: server.baseURL, timeout: 10, transport: URLSessionTransport())
         let sides = Sides(server: server, pages: pages, pageSize: pageSize, configuration: configuration, session: session, query: query)
         let runs: [(side: String, run: () async throws -> Void)] = [
@@ -122,7 +124,7 @@ public enum HTTPCase {
     public static func profile(server: FixtureServer, side sideList: String, iterations: Int) async throws -> String {
         let pages = 100, pageSize = 50
         let query = [URLQueryItem(name: "total", value: String(pages * pageSize))]
-        let session = URLSession(configuration: .ephemeral)
+        let session = URLSession(configuration: URLSessionTransport.defaultConfiguration())
         let names = sideList.split(separator: ",").map(String.init)
         var runs: [() async throws -> Void] = []
         for name in names {

@@ -25,6 +25,8 @@ Routes (all GET unless noted; every data route honours the /_script queue):
   /odd-pages                           {"page": "two", "page_size": -5, "number_of_pages": null,
                                         "total_count": 1, "items": [3 items]}
   /_requests                           JSON list of the requests seen since the last reset
+  /_page                               a 5-item /items page, not recorded (for tests that send
+                                        thousands of requests)
   POST /_reset                         forget requests and the script
   POST /_script?tag=T                  JSON list of actions applied to the next data requests
                                         whose query has tag=T, one per request, in order:
@@ -128,6 +130,8 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/_requests":
             with LOCK:
                 return self.reply(200, list(REQUESTS))
+        if path == "/_page":
+            return self.route("/items", {"page": "1", "page_size": "5", "total": "100"})
 
         index = self.record({"path": path, "query": query, "completed": False, "aborted": False,
                              "headers": {k.lower(): v for k, v in self.headers.items()
@@ -211,6 +215,12 @@ class Handler(BaseHTTPRequestHandler):
 class Server(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+
+    def handle_error(self, request, client_address):
+        """Stays quiet when a client closes its connection (tests cancel requests on purpose)."""
+        if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            return
+        super().handle_error(request, client_address)
 
 
 def main():

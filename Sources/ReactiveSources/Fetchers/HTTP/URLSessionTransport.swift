@@ -16,15 +16,30 @@ public struct URLSessionTransport: HTTPTransport, @unchecked Sendable {
     public let session: URLSession
 
     /// Creates a transport over `session`.
+    ///
+    /// - Important: On Linux, give it a session without a `URLCache`
+    ///   (`configuration.urlCache = nil`). With a cache, FoundationNetworking looks the cache up
+    ///   asynchronously, and a request cancelled just as its response arrives can then stop
+    ///   the process with "Trying to access a behaviour for a task that in not in the
+    ///   registry" (reproduced once every few thousand such cancels; never without a cache).
+    ///   Sources cancel requests whenever a newer fetch supersedes them.
     public init(session: URLSession) {
         self.session = session
     }
 
-    /// Creates a transport over a new ephemeral session (no cache or cookies shared with other
-    /// transports). Completion handlers go through the session's own delegate queue (why not
-    /// inline: Benchmarks/BENCHMARKS.md, HTTP).
+    /// Creates a transport over a new ephemeral session with no `URLCache`: no cookies or
+    /// credentials shared with other transports, and every request goes to the server (a
+    /// refresh never gets a cached page). Completion handlers go through the session's own
+    /// delegate queue (why not inline: Benchmarks/BENCHMARKS.md, HTTP).
     public init() {
-        self.init(session: URLSession(configuration: .ephemeral))
+        self.init(session: URLSession(configuration: Self.defaultConfiguration()))
+    }
+
+    /// An ephemeral configuration without a `URLCache` (see ``init(session:)`` for why).
+    public static func defaultConfiguration() -> URLSessionConfiguration {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        return configuration
     }
 
     /// Sends `request` and returns the response whatever its status. Throws ``HTTPFetchError`` for a timeout or a transport failure, and `CancellationError` when the task is cancelled (URLSession's `URLError(.cancelled)` is mapped to it; sources report it as ``DataSourceError/cancelled``).
@@ -87,10 +102,9 @@ public struct URLSessionTransport: HTTPTransport, @unchecked Sendable {
 /// Holds the data task so a cancellation that races with its creation still cancels it,
 /// and enforces the timeout (through the shared ``TimeoutWatchdog``).
 ///
-/// The data task is cancelled synchronously in the cancellation handler. Cancelling it later
-/// from another queue (tried with the reverted inline delegate queue) let the cancel land
-/// after the response, and FoundationNetworking then failed a fatal check in its task
-/// registry (`behaviour(for:)`) once under TSan.
+/// The data task is cancelled synchronously in the cancellation handler, and not at all once
+/// its completion handler has run (the response is in; cancelling could only race
+/// FoundationNetworking's own bookkeeping of the finished task).
 private final class TaskBox: @unchecked Sendable {
     private let lock = NSLock()
     private var task: URLSessionDataTask?
@@ -136,7 +150,7 @@ private final class TaskBox: @unchecked Sendable {
     private func timeOut() {
         let task = lock.withLock {
             didTimeOut = true
-            return self.task
+            return isFinished ? nil : self.task
         }
         task?.cancel()
     }
@@ -144,7 +158,7 @@ private final class TaskBox: @unchecked Sendable {
     func cancel() {
         let task = lock.withLock {
             isCancelled = true
-            return self.task
+            return isFinished ? nil : self.task
         }
         task?.cancel()
     }
