@@ -13,9 +13,16 @@ import FoundationNetworking
 /// ``HTTPFetchError/timeout(url:seconds:)``.
 public struct URLSessionTransport: HTTPTransport, @unchecked Sendable {
     /// The session used for every request.
+    ///
+    /// With ``init()``, this session's delegate queue runs blocks inline on the session's work
+    /// queue (see ``init()``): a completion handler you give this session yourself (for a task
+    /// of your own, `getAllTasks`, `flush`) must not call a task's `cancel()`, `resume()` or
+    /// `suspend()`, which wait for that queue. Use ``init(session:)`` with your own session
+    /// if you need that.
     public let session: URLSession
 
-    /// Creates a transport over `session`.
+    /// Creates a transport over `session`. The session keeps its own delegate queue, so each
+    /// response makes one more thread hop than with ``init()``.
     ///
     /// - Important: On Linux, give it a session without a `URLCache`
     ///   (`configuration.urlCache = nil`). With a cache, FoundationNetworking looks the cache up
@@ -29,10 +36,11 @@ public struct URLSessionTransport: HTTPTransport, @unchecked Sendable {
 
     /// Creates a transport over a new ephemeral session with no `URLCache`: no cookies or
     /// credentials shared with other transports, and every request goes to the server (a
-    /// refresh never gets a cached page). Completion handlers go through the session's own
-    /// delegate queue (why not inline: Benchmarks/BENCHMARKS.md, HTTP).
+    /// refresh never gets a cached page). Its delegate queue runs the completion handlers
+    /// inline on the session's work queue, as `URLSession.data(for:)` does: one thread hop
+    /// fewer per request than a regular `OperationQueue`.
     public init() {
-        self.init(session: URLSession(configuration: Self.defaultConfiguration()))
+        self.init(session: URLSession(configuration: Self.defaultConfiguration(), delegate: nil, delegateQueue: InlineDelegateQueue()))
     }
 
     /// An ephemeral configuration without a `URLCache` (see ``init(session:)`` for why).
@@ -102,10 +110,18 @@ public struct URLSessionTransport: HTTPTransport, @unchecked Sendable {
 /// Holds the data task so a cancellation that races with its creation still cancels it,
 /// and enforces the timeout (through the shared ``TimeoutWatchdog``).
 ///
-/// The data task is cancelled synchronously in the cancellation handler, and not at all once
-/// its completion handler has run (the response is in; cancelling could only race
-/// FoundationNetworking's own bookkeeping of the finished task).
+/// The data task is not cancelled once its completion handler has run (the response is in;
+/// cancelling could only race FoundationNetworking's bookkeeping of the finished task).
+///
+/// `URLSessionDataTask.cancel()` waits for the session's work queue, which may be running
+/// the completion handler inline (``InlineDelegateQueue``) and resuming the very task being
+/// cancelled; the runtime holds that task's status lock while it runs cancellation handlers.
+/// So a cancellation handler never cancels the data task on its own thread: it hands it to
+/// a serial queue of its own, which gets a thread even when the global queues' threads are
+/// all busy (the cooperative pool blocked in synchronous work would otherwise delay the
+/// cancel, and the server would see the connection close late).
 private final class TaskBox: @unchecked Sendable {
+    private static let cancelQueue = DispatchQueue(label: "ReactiveSources.URLSessionTransport.cancel")
     private let lock = NSLock()
     private var task: URLSessionDataTask?
     private var isCancelled = false
@@ -127,8 +143,9 @@ private final class TaskBox: @unchecked Sendable {
     /// How a request ended, as seen by its completion handler.
     enum Outcome {
         case completed, timedOut
-        /// The handler already ran once (FoundationNetworking's own guard against a second
-        /// delivery is a check-then-act; a continuation must never be resumed twice).
+        /// The handler already ran once. FoundationNetworking's own guard against a second
+        /// delivery is a check-then-act that a serial delegate queue protects; with the inline
+        /// queue, a `URLProtocol` reporting from its own thread could race a cancel.
         case alreadyFinished
     }
 
@@ -160,7 +177,8 @@ private final class TaskBox: @unchecked Sendable {
             isCancelled = true
             return isFinished ? nil : self.task
         }
-        task?.cancel()
+        guard let task else { return }
+        Self.cancelQueue.async { task.cancel() }
     }
 }
 
