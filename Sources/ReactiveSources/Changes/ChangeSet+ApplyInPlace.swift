@@ -12,6 +12,7 @@ extension ChangeSet {
     /// ``normalize()`` first), does not end with `newObjects.count` objects, or would shift
     /// more elements than copying `newObjects` would. Appending k objects costs O(k) when
     /// `objects` is uniquely referenced.
+    @inlinable
     func applyRows<Object>(
         ofSection section: Int, to objects: inout [Object], valuesFrom newObjects: [Object],
         oldPlaceholder: Bool, newPlaceholder: Bool
@@ -70,7 +71,8 @@ extension ChangeSet {
     /// of `section` below `count`, or at `count` for the placeholder row when there is one;
     /// and, if `ascending`, the object rows strictly ascending and before the placeholder
     /// row. `nil` otherwise.
-    private static func objectRows(
+    @usableFromInline
+    static func objectRows(
         _ paths: [IndexPath], section: Int, count: Int, placeholder: Bool, ascending: Bool = true
     ) -> (count: Int, itemSum: Int)? {
         var objectRows = 0

@@ -2,6 +2,7 @@ import Foundation
 
 extension ChangeSet {
     /// Rows `range` of `section` inserted (new indexes).
+    @usableFromInline
     static func insertedRows(_ range: Range<Int>, inSection section: Int) -> ChangeSet {
         var changes = ChangeSet()
         changes.insertedRows = range.map { IndexPath(section: section, item: $0) }

@@ -9,6 +9,7 @@ import Signals
 /// released (they may call back into the source), and operations from different threads
 /// are serialised. Results are applied only through ``ifCurrent(_:_:)``, the one place that
 /// checks a fetch's generation: work from a superseded or cancelled fetch cannot land.
+@usableFromInline
 final class SourceEngine<Object: Hashable & Sendable>: @unchecked Sendable {
     let updates: MutableProperty<SnapshotUpdate<Object>>
     let loadState: MutableProperty<LoadState>
@@ -26,6 +27,7 @@ final class SourceEngine<Object: Hashable & Sendable>: @unchecked Sendable {
     }
 
     /// Runs `body` locked, inside a batch.
+    @usableFromInline
     func locked<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
         try batch { () throws(Failure) -> Result in
             lock.lock()
@@ -50,6 +52,7 @@ final class SourceEngine<Object: Hashable & Sendable>: @unchecked Sendable {
     // MARK: Publishing (callers hold the lock)
 
     /// Mutates the snapshot in place; `body` returns the change it made.
+    @usableFromInline
     func mutate(_ body: (inout Snapshot<Object>) -> ChangeSet) {
         updates.modify { update in
             update.changes = body(&update.snapshot)

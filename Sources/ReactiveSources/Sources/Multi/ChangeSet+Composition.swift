@@ -4,6 +4,7 @@ extension ChangeSet {
     /// This change set with old-side section indexes shifted by `oldOffset` and new-side
     /// ones by `newOffset`: how a child's change looks inside a composed source whose
     /// sections for that child start at those offsets. O(size of the change set).
+    @usableFromInline
     func translated(oldOffset: Int, newOffset: Int) -> ChangeSet {
         if oldOffset == 0 && newOffset == 0 { return self }
         var result = self
@@ -46,6 +47,7 @@ extension ChangeSet {
     }
 
     /// Sorts the index lists into ascending order.
+    @usableFromInline
     mutating func normalize() {
         Self.sortIfNeeded(&deletedSections)
         Self.sortIfNeeded(&insertedSections)
@@ -68,6 +70,7 @@ extension ChangeSet {
     }
 
     /// Whether the change only touches rows (no section inserted, deleted, moved or retitled).
+    @usableFromInline
     var touchesOnlyRows: Bool {
         deletedSections.isEmpty && insertedSections.isEmpty && movedSections.isEmpty && retitledSections.isEmpty
     }

@@ -9,11 +9,13 @@
 /// lock handed the box over (the graph's, for the composer); it does no locking of its own.
 /// The value lives in a one-element buffer rather than an optional: unspecialised code pays
 /// a runtime metadata lookup for every `Optional<Value>`.
+@usableFromInline
 final class HandOff<Value: Sendable>: @unchecked Sendable {
-    private let storage: UnsafeMutablePointer<Value>
+    @usableFromInline let storage: UnsafeMutablePointer<Value>
     /// Whether the value was taken.
-    private(set) var isTaken = false
+    @usableFromInline var isTaken = false
 
+    @usableFromInline
     init(_ value: Value) {
         storage = .allocate(capacity: 1)
         storage.initialize(to: value)
@@ -25,6 +27,7 @@ final class HandOff<Value: Sendable>: @unchecked Sendable {
     }
 
     /// The value, moved out. Precondition: not taken yet.
+    @inlinable
     func take() -> Value {
         precondition(!isTaken, "HandOff: value taken twice")
         isTaken = true

@@ -18,30 +18,43 @@ import Signals
 /// at once, delivery is per thread (see Signals), so one thread may compose the child's
 /// final snapshot while the other has not yet told the aggregator; the load state then
 /// catches up right after, and its observers are called with the final state.
+@usableFromInline
 final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
     /// What the composer last saw of one child.
-    private struct ChildRecord {
-        var version: UInt64
-        var state: LoadState
+    @usableFromInline
+    struct ChildRecord {
+        @usableFromInline var version: UInt64
+        @usableFromInline var state: LoadState
         /// How many sections the child had when last composed.
-        var childSectionCount: Int
+        @usableFromInline var childSectionCount: Int
         /// The placeholder of the child's last section when last composed. (The record keeps
         /// no sections: holding the child's arrays would make its next append copy them.)
-        var childPlaceholder: Placeholder?
+        @usableFromInline var childPlaceholder: Placeholder?
         /// How many sections the child contributes to the composed snapshot.
-        var composedCount: Int
+        @usableFromInline var composedCount: Int
         /// The placeholder of the child's last composed section.
-        var composedPlaceholder: Placeholder?
+        @usableFromInline var composedPlaceholder: Placeholder?
+
+        @usableFromInline
+        init(version: UInt64, state: LoadState, childSectionCount: Int, childPlaceholder: Placeholder?, composedCount: Int, composedPlaceholder: Placeholder?) {
+            self.version = version
+            self.state = state
+            self.childSectionCount = childSectionCount
+            self.childPlaceholder = childPlaceholder
+            self.composedCount = composedCount
+            self.composedPlaceholder = composedPlaceholder
+        }
     }
 
     /// The composed snapshot; written only by the composer, under `lock`.
-    let published: MutableProperty<SnapshotUpdate<Object>>
-    private let names: [String]
-    private let splices: Bool
-    private let lock = NSLock()
-    private var records: [ChildRecord] = []
+    @usableFromInline let published: MutableProperty<SnapshotUpdate<Object>>
+    @usableFromInline let names: [String]
+    @usableFromInline let splices: Bool
+    @usableFromInline let lock = NSLock()
+    @usableFromInline var records: [ChildRecord] = []
 
     /// Composes the children's current snapshots. Call ``attach(to:)`` next.
+    @usableFromInline
     init(children: [any DataSource<Object>], splices: Bool) {
         names = children.map(\.name)
         self.splices = splices
@@ -61,6 +74,7 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
     }
 
     /// Observes every child; the subscriptions hold the composer, not the Multi.
+    @inlinable
     func attach(to children: [any DataSource<Object>]) -> [Subscription] {
         children.enumerated().map { index, child in
             let updates = child.updates
@@ -80,15 +94,24 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
     /// A child's snapshot update and load state, read together. The update is handed over
     /// rather than stored, so this value, which the derived property keeps, does not share
     /// the child's storage once composed.
-    private struct ChildValue: Sendable {
-        var version: UInt64
-        var state: LoadState
-        var update: HandOff<SnapshotUpdate<Object>>
+    @usableFromInline
+    struct ChildValue: Sendable {
+        @usableFromInline var version: UInt64
+        @usableFromInline var state: LoadState
+        @usableFromInline var update: HandOff<SnapshotUpdate<Object>>
+
+        @usableFromInline
+        init(version: UInt64, state: LoadState, update: HandOff<SnapshotUpdate<Object>>) {
+            self.version = version
+            self.state = state
+            self.update = update
+        }
     }
 
     /// Folds child `index`'s latest update and state into the composed snapshot and
     /// publishes it, unless nothing visible changed.
-    private func childPublished(_ index: Int, update: SnapshotUpdate<Object>, state: LoadState) {
+    @inlinable
+    func childPublished(_ index: Int, update: SnapshotUpdate<Object>, state: LoadState) {
         lock.lock()
         defer { lock.unlock() }
         let record = records[index]
@@ -146,7 +169,8 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
     /// child's row change (`changes`, composed indexes) applied to the section's own objects
     /// when it can be, in O(size of the change) and without sharing the child's array, so
     /// that neither side copies on the next append; the child's objects otherwise.
-    private static func update(
+    @inlinable
+    static func update(
         _ section: inout Section<Object>, at index: Int, to childSections: [Section<Object>], placeholder: Placeholder?,
         objectsChanged: Bool, changes: ChangeSet?, oldPlaceholder: Placeholder?
     ) {
@@ -163,7 +187,8 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
 
     /// The sections a child contributes: one flattened section, or its own sections
     /// (at least one) when splicing; with a status placeholder when it has nothing to show.
-    private static func compose(_ snapshot: Snapshot<Object>, state: LoadState, name: String, index: Int, splices: Bool) -> [Section<Object>] {
+    @usableFromInline
+    static func compose(_ snapshot: Snapshot<Object>, state: LoadState, name: String, index: Int, splices: Bool) -> [Section<Object>] {
         var sections: [Section<Object>]
         if splices {
             sections = snapshot.sections.map { section in
@@ -184,7 +209,8 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
     }
 
     /// The one section of a flattened child: its objects, then `placeholder`.
-    private static func flattened(_ childSections: [Section<Object>], placeholder: Placeholder?, name: String, index: Int) -> Section<Object> {
+    @usableFromInline
+    static func flattened(_ childSections: [Section<Object>], placeholder: Placeholder?, name: String, index: Int) -> Section<Object> {
         Section(
             id: String(index), title: name,
             objects: childSections.count == 1 ? childSections[0].objects : childSections.flatMap(\.objects),
@@ -194,7 +220,8 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
 
     /// The placeholder of a flattened child's section: the child's own last one (`last`),
     /// else the status placeholder when the child has no objects.
-    private static func flattenedPlaceholder(of childSections: [Section<Object>], last: Placeholder?, state: LoadState) -> Placeholder? {
+    @inlinable
+    static func flattenedPlaceholder(of childSections: [Section<Object>], last: Placeholder?, state: LoadState) -> Placeholder? {
         if let last { return last }
         for index in 0..<childSections.count where childSections[index].objects.count > 0 { return nil }
         return statusPlaceholder(for: state)
@@ -202,13 +229,15 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
 
     /// The placeholder of the last of `sections`, if any. (Indexing, not `last`: the generic
     /// `last` costs a few hundred instructions in unspecialised code.)
-    private static func lastPlaceholder(of sections: [Section<Object>]) -> Placeholder? {
+    @inlinable
+    static func lastPlaceholder(of sections: [Section<Object>]) -> Placeholder? {
         let count = sections.count
         return count == 0 ? nil : sections[count - 1].placeholder
     }
 
     /// The placeholder shown for a child with no objects and no placeholder of its own.
-    private static func statusPlaceholder(for state: LoadState) -> Placeholder? {
+    @usableFromInline
+    static func statusPlaceholder(for state: LoadState) -> Placeholder? {
         switch state.status {
         case .loading, .partiallyLoaded: return .loading
         case .failed(let error) where !error.isCancellation: return .error(message: error.message)
@@ -220,7 +249,8 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
     /// the update directly follows the one last composed, and the composed rows are the
     /// child's rows (same section layout, no status placeholder added or removed).
     /// `childPlaceholder` is the placeholder of the update's last section.
-    private func isTranslatable(
+    @inlinable
+    func isTranslatable(
         _ update: SnapshotUpdate<Object>, childPlaceholder: Placeholder?, record: ChildRecord, newCount: Int, newPlaceholder: Placeholder?
     ) -> Bool {
         guard update.version == record.version &+ 1, record.childPlaceholder == record.composedPlaceholder,

@@ -51,10 +51,13 @@ public final class MultiDataSource<Object: Hashable & Sendable>: DataSource {
     /// Whether each child's own sections are spliced in (see the type's documentation).
     public let splicesChildSections: Bool
     public let updates: Property<SnapshotUpdate<Object>>
-    private let aggregator: MultiLoadAggregator
-    private let childSubscriptions: [Subscription]
+    @usableFromInline let aggregator: MultiLoadAggregator
+    @usableFromInline let childSubscriptions: [Subscription]
 
-    /// Creates a composed source over `children`.
+    /// Creates a composed source over `children`. Inlinable: the composition code is then
+    /// compiled for the client's `Object` (unspecialised, each array operation on it costs a
+    /// runtime metadata lookup).
+    @inlinable
     public init(name: String = "", children: [any DataSource<Object>], splicesChildSections: Bool = false) {
         self.name = name
         self.children = children

@@ -12,6 +12,7 @@ import Signals
 ///   otherwise `didFail` with the first child's error (`.cancelled` if all were cancelled);
 /// - `fetchData()` while a composed fetch runs ends it with `didFail(.cancelled)` first;
 ///   children's finishers for fetches superseded that way are ignored.
+@usableFromInline
 final class MultiLoadAggregator: @unchecked Sendable {
     fileprivate enum ChildPhase {
         case idle
@@ -33,6 +34,7 @@ final class MultiLoadAggregator: @unchecked Sendable {
 
     /// Starts from the children's current states: a child that is already fetching makes the
     /// composed fetch start at once (its finisher, delivered later, ends it).
+    @usableFromInline
     init<Object>(children: [any DataSource<Object>], hasContent: @escaping @Sendable () -> Bool) {
         (loadEvents, input) = Signal<LoadEvent>.pipe()
         self.hasContent = hasContent
