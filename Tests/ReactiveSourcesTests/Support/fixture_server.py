@@ -25,8 +25,8 @@ Routes (all GET unless noted; every data route honours the /_script queue):
   /odd-pages                           {"page": "two", "page_size": -5, "number_of_pages": null,
                                         "total_count": 1, "items": [3 items]}
   /_requests                           JSON list of the requests seen since the last reset
-  /_page                               a 5-item /items page, not recorded (for tests that send
-                                        thousands of requests)
+  /_page                               a 5-item /items page, not recorded and not scripted (for
+                                        tests that send thousands of requests)
   POST /_reset                         forget requests and the script
   POST /_script?tag=T                  JSON list of actions applied to the next data requests
                                         whose query has tag=T, one per request, in order:

@@ -16,9 +16,9 @@ public struct URLSessionTransport: HTTPTransport, @unchecked Sendable {
     ///
     /// With ``init()``, this session's delegate queue runs blocks inline on the session's work
     /// queue (see ``init()``): a completion handler you give this session yourself (for a task
-    /// of your own, `getAllTasks`, `flush`) must not call a task's `cancel()`, `resume()` or
-    /// `suspend()`, which wait for that queue. Use ``init(session:)`` with your own session
-    /// if you need that.
+    /// of your own, `getAllTasks`, `flush`) runs on that queue and must not block or wait for
+    /// it: no `cancel()`, `resume()` or `suspend()` of a task, no new task, no `send`. Use
+    /// ``init(session:)`` with your own session if you need that.
     public let session: URLSession
 
     /// Creates a transport over `session`. The session keeps its own delegate queue, so each
@@ -110,8 +110,9 @@ public struct URLSessionTransport: HTTPTransport, @unchecked Sendable {
 /// Holds the data task so a cancellation that races with its creation still cancels it,
 /// and enforces the timeout (through the shared ``TimeoutWatchdog``).
 ///
-/// The data task is not cancelled once its completion handler has run (the response is in;
-/// cancelling could only race FoundationNetworking's bookkeeping of the finished task).
+/// The data task is not cancelled once its completion handler is known to have run (the
+/// response is in; cancelling could only race FoundationNetworking's bookkeeping of the
+/// finished task). The check is made again on the cancel queue, just before cancelling.
 ///
 /// `URLSessionDataTask.cancel()` waits for the session's work queue, which may be running
 /// the completion handler inline (``InlineDelegateQueue``) and resuming the very task being
@@ -136,7 +137,13 @@ private final class TaskBox: @unchecked Sendable {
         }
         if cancelled { task.cancel() }
         let ticket = TimeoutWatchdog.shared.watch(after: max(0.001, timeout)) { [weak self] in self?.timeOut() }
-        lock.withLock { watch = ticket }
+        // A cancel before `start` can complete the task before the ticket is stored; `finish`
+        // then found no ticket to remove.
+        let finished = lock.withLock {
+            watch = ticket
+            return isFinished
+        }
+        if finished { TimeoutWatchdog.shared.unwatch(ticket) }
         task.resume()
     }
 
@@ -178,7 +185,9 @@ private final class TaskBox: @unchecked Sendable {
             return isFinished ? nil : self.task
         }
         guard let task else { return }
-        Self.cancelQueue.async { task.cancel() }
+        Self.cancelQueue.async { [self] in
+            if !lock.withLock({ isFinished }) { task.cancel() }
+        }
     }
 }
 

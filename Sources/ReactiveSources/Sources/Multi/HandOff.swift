@@ -12,7 +12,8 @@
 @usableFromInline
 final class HandOff<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let storage: UnsafeMutablePointer<Value>
-    /// Whether the value was taken.
+    /// Whether the value was taken. Set only by ``take()`` (settable module-wide only so that
+    /// `take()` can be inlinable); `deinit` relies on it.
     @usableFromInline var isTaken = false
 
     @usableFromInline
