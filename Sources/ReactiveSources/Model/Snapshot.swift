@@ -24,26 +24,33 @@ public struct Snapshot<Object: Hashable & Sendable>: Hashable, Sendable {
         self.sections = sections
     }
 
-    /// Number of sections.
+    /// Number of sections. The counts below are inlinable: a list asks for them on every
+    /// layout, and compiled for the client's `Object` they read the arrays without runtime
+    /// generic-metadata lookups.
+    @inlinable
     public var numberOfSections: Int { sections.count }
 
     /// Number of rows in `section` (placeholder included), or 0 for an invalid section.
+    @inlinable
     public func numberOfRows(inSection section: Int) -> Int {
         sections.indices.contains(section) ? sections[section].rowCount : 0
     }
 
     /// Number of objects in `section` (placeholder excluded), or 0 for an invalid section.
+    @inlinable
     public func numberOfObjects(inSection section: Int) -> Int {
         sections.indices.contains(section) ? sections[section].objects.count : 0
     }
 
     /// Total number of objects in all sections.
+    @inlinable
     public var objectCount: Int { sections.reduce(0) { $0 + $1.objects.count } }
 
     /// All objects, section by section.
     public var allObjects: [Object] { sections.flatMap(\.objects) }
 
     /// The title of `section`, or `nil` for an untitled or invalid section.
+    @inlinable
     public func title(ofSection section: Int) -> String? {
         sections.indices.contains(section) ? sections[section].title : nil
     }
