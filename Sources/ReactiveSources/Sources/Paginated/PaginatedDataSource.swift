@@ -138,8 +138,10 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
             let state = paginationState.value
             guard !engine.isInFlight, state.hasMorePages, !state.isLoadingNextPage, let token = book.next else { return nil }
             book.sequence &+= 1
-            paginationState.modify { $0.nextPage = .loading }
-            engine.setPlaceholder(placeholder(refreshing: false), inSection: 0)
+            var loading = state
+            loading.nextPage = .loading
+            paginationState.value = loading
+            engine.setPlaceholder(placeholder(refreshing: false, objectCount: book.objectCount, state: loading), inSection: 0)
             return (token, book.sequence)
         }
         guard let (token, sequence) = reserved, engine.withLock({ book.sequence == sequence }) else { return }
@@ -176,7 +178,7 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
     /// object (or is the trailing placeholder). Invalid paths are ignored.
     public func willDisplayRow(at indexPath: IndexPath) {
         guard let (section, item) = indexPath.sectionAndItem, section == 0, item >= 0 else { return }
-        let count = engine.snapshot.numberOfObjects(inSection: 0)
+        let count = engine.withLock { book.objectCount }
         guard count > 0, item <= count, item >= count - 1 - prefetchDistance else { return }
         guard paginationState.value.nextPageError == nil else { return }
         fetchNextPage()
@@ -220,7 +222,7 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
             state.loadedPages += 1
             state.hasMorePages = Self.hasMore(after: page)
             state.nextPage = .idle
-            let newPlaceholder = placeholder(refreshing: false, state: state)
+            let newPlaceholder = placeholder(refreshing: false, objectCount: book.objectCount, state: state)
             engine.mutate { snapshot in
                 // Only counts and the placeholder are kept from before: holding the old
                 // section would make the append below copy every object shown.
@@ -307,6 +309,8 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
 final class PageBook: @unchecked Sendable {
     var next: PageToken?
     var pageCounts: [Int] = []
+    /// The objects shown: the pages' counts added up (pages are the only way objects land).
+    var objectCount: Int { pageCounts.reduce(0, +) }
     /// Identifies the current next-page load; bumped to make older ones obsolete.
     var sequence: UInt64 = 0
     var task: Task<Void, Never>?
