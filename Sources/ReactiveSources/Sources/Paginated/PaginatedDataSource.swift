@@ -308,9 +308,12 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
 /// The paginated source's bookkeeping, touched only under its engine's lock.
 final class PageBook: @unchecked Sendable {
     var next: PageToken?
-    var pageCounts: [Int] = []
+    var pageCounts: [Int] = [] {
+        didSet { objectCount = pageCounts.reduce(0, +) }
+    }
     /// The objects shown: the pages' counts added up (pages are the only way objects land).
-    var objectCount: Int { pageCounts.reduce(0, +) }
+    /// Kept up to date when a page lands, since `willDisplayRow` reads it for every row.
+    private(set) var objectCount = 0
     /// Identifies the current next-page load; bumped to make older ones obsolete.
     var sequence: UInt64 = 0
     var task: Task<Void, Never>?
