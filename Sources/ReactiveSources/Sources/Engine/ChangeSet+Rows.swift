@@ -25,7 +25,8 @@ extension ChangeSet {
         if old != nil && (old != new || appended > 0) {
             changes.deletedRows.append(IndexPath(section: section, item: oldObjectCount))
         }
-        changes.insertedRows = (oldObjectCount..<newObjectCount).map { IndexPath(section: section, item: $0) }
+        changes.insertedRows.reserveCapacity(appended + 1)
+        for item in oldObjectCount..<newObjectCount { changes.insertedRows.append(IndexPath(section: section, item: item)) }
         if new != nil && (old != new || appended > 0) {
             changes.insertedRows.append(IndexPath(section: section, item: newObjectCount))
         }

@@ -51,7 +51,7 @@ final class HashValueTable<Element: Hashable> {
             slot = (slot + 1) & mask
         }
         if (count + 1) * 4 > capacity * 3 {
-            grow()
+            grow(to: capacity * 2)
             place(tag, element)
         } else {
             tags[slot] = tag
@@ -119,8 +119,19 @@ final class HashValueTable<Element: Hashable> {
         tags[gap] = 0
     }
 
+    /// Makes room for `additional` more elements, so inserting them grows the table at most
+    /// once (here) rather than once per doubling. Complexity: O(capacity) when it grows.
+    @inlinable
+    func reserve(_ additional: Int) {
+        let needed = count + max(0, additional)
+        guard needed * 4 > capacity * 3 else { return }
+        var newCapacity = capacity * 2
+        while needed * 4 > newCapacity * 3 { newCapacity *= 2 }
+        grow(to: newCapacity)
+    }
+
     /// Puts an element known to be absent into the first free slot of its probe sequence.
-    @usableFromInline
+    @inlinable
     func place(_ tag: UInt, _ element: consuming Element) {
         let mask = capacity - 1
         var slot = Int(truncatingIfNeeded: tag) & mask
@@ -129,11 +140,13 @@ final class HashValueTable<Element: Hashable> {
         (elements + slot).initialize(to: element)
     }
 
-    /// Doubles the capacity, moving every entry (their stored hash values place them).
-    @usableFromInline
-    func grow() {
+    /// Moves every entry to a table of `newCapacity` slots (a larger power of two); their
+    /// stored hash values place them, nothing is hashed again. Inlinable, so the moves are
+    /// compiled for `Element`.
+    @inlinable
+    func grow(to newCapacity: Int) {
         let oldTags = tags, oldElements = elements, oldCapacity = capacity
-        capacity *= 2
+        capacity = newCapacity
         tags = .allocate(capacity: capacity)
         tags.initialize(repeating: 0, count: capacity)
         elements = .allocate(capacity: capacity)

@@ -188,8 +188,8 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
 
     private func applyFirst(_ page: Page<Object>) {
         seen.removeAll()
-        let objects = unique(page.objects)
-        book.pageCounts = [objects.count]
+        var objects: [Object] = []
+        book.pageCounts = [seen.appendNew(&objects, page.objects)]
         book.next = page.next
         paginationState.modify { state in
             state.info = page.info
@@ -207,14 +207,7 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
         engine.locked {
             guard sequence == book.sequence, paginationState.value.isLoadingNextPage else { return }
             book.task = nil
-            let objects = unique(page.objects)
-            book.pageCounts.append(objects.count)
             book.next = page.next
-            var dropped = 0
-            if let maxPages, book.pageCounts.count > maxPages {
-                dropped = book.pageCounts.prefix(book.pageCounts.count - maxPages).reduce(0, +)
-                book.pageCounts.removeFirst(book.pageCounts.count - maxPages)
-            }
             // The snapshot changes before the paging state is published: a thread that
             // waits for the page load to end (reading, not observing) then sees the page.
             var state = paginationState.value
@@ -222,20 +215,28 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
             state.loadedPages += 1
             state.hasMorePages = Self.hasMore(after: page)
             state.nextPage = .idle
-            let newPlaceholder = placeholder(refreshing: false, objectCount: book.objectCount, state: state)
             engine.mutate { snapshot in
                 // Only counts and the placeholder are kept from before: holding the old
                 // section would make the append below copy every object shown.
                 let oldObjectCount = snapshot.sections[0].objects.count
                 let oldPlaceholder = snapshot.sections[0].placeholder
+                // New objects are checked against every shown one, including those the page
+                // limit is about to drop.
+                let added = seen.appendNew(&snapshot.sections[0].objects, page.objects)
+                book.pageCounts.append(added)
+                var dropped = 0
+                if let maxPages, book.pageCounts.count > maxPages {
+                    dropped = book.pageCounts.prefix(book.pageCounts.count - maxPages).reduce(0, +)
+                    book.pageCounts.removeFirst(book.pageCounts.count - maxPages)
+                }
                 if dropped > 0 {
                     for object in snapshot.sections[0].objects.prefix(dropped) { seen.remove(object) }
                     snapshot.sections[0].objects.removeFirst(dropped)
                 }
-                snapshot.sections[0].objects.append(contentsOf: objects)
+                let newPlaceholder = placeholder(refreshing: false, objectCount: book.objectCount, state: state)
                 snapshot.sections[0].placeholder = newPlaceholder
                 var changes = ChangeSet.appending(
-                    objects.count, toSection: 0, old: oldPlaceholder, new: newPlaceholder, oldObjectCount: oldObjectCount
+                    added, toSection: 0, old: oldPlaceholder, new: newPlaceholder, oldObjectCount: oldObjectCount
                 )
                 if dropped > 0 {
                     changes = Self.shifted(changes, droppingFirst: dropped, oldObjectCount: oldObjectCount)
@@ -264,11 +265,6 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
         if paginationState.value.nextPage != .idle {
             paginationState.modify { $0.nextPage = .idle }
         }
-    }
-
-    /// The page's objects minus those already shown (or repeated within the page).
-    private func unique(_ objects: [Object]) -> [Object] {
-        seen.insertNew(objects)
     }
 
     private static func hasMore(after page: Page<Object>) -> Bool {

@@ -9,18 +9,19 @@
 /// lock.
 @usableFromInline
 final class SeenIdentities<Object>: @unchecked Sendable {
-    /// Adds the identities of a page's objects; returns those whose identity was new (the
-    /// first of repeats within the page is kept), in order, or the page itself, uncopied,
-    /// when every identity was new.
-    let insertNew: ([Object]) -> [Object]
+    /// Adds the identities of a page's objects (the second argument) and appends to the
+    /// shown objects (the first) those whose identity was new, in order (the first of
+    /// repeats within the page is kept); returns how many it appended. Compiled for `Object`
+    /// like the rest, so the append copies objects directly, not through value witnesses.
+    let appendNew: (inout [Object], [Object]) -> Int
     /// Forgets the identity of an object.
     let remove: (Object) -> Void
     /// Forgets every identity.
     let removeAll: () -> Void
 
     @usableFromInline
-    init(insertNew: @escaping ([Object]) -> [Object], remove: @escaping (Object) -> Void, removeAll: @escaping () -> Void) {
-        self.insertNew = insertNew
+    init(appendNew: @escaping (inout [Object], [Object]) -> Int, remove: @escaping (Object) -> Void, removeAll: @escaping () -> Void) {
+        self.appendNew = appendNew
         self.remove = remove
         self.removeAll = removeAll
     }
@@ -30,7 +31,7 @@ final class SeenIdentities<Object>: @unchecked Sendable {
     static func anyHashables(_ identity: @escaping (Object) -> AnyHashable) -> SeenIdentities {
         let table = HashValueTable<HashedIdentity>()
         return SeenIdentities(
-            insertNew: { table.insertNew($0) { HashedIdentity(identity($0)) } },
+            appendNew: { table.appendNew($1, to: &$0) { HashedIdentity(identity($0)) } },
             remove: { table.remove(HashedIdentity(identity($0))) },
             removeAll: { table.removeAll() }
         )
@@ -43,7 +44,7 @@ extension SeenIdentities where Object: Hashable {
     static func objects() -> SeenIdentities {
         let table = HashValueTable<Object>()
         return SeenIdentities(
-            insertNew: { table.insertNew($0) { $0 } },
+            appendNew: { table.appendNew($1, to: &$0) { $0 } },
             remove: { table.remove($0) },
             removeAll: { table.removeAll() }
         )
@@ -56,7 +57,7 @@ extension SeenIdentities {
     static func keys<Key: Hashable>(_ key: @escaping (Object) -> Key) -> SeenIdentities {
         let table = HashValueTable<Key>()
         return SeenIdentities(
-            insertNew: { table.insertNew($0, key) },
+            appendNew: { table.appendNew($1, to: &$0, key) },
             remove: { table.remove(key($0)) },
             removeAll: { table.removeAll() }
         )
@@ -64,16 +65,14 @@ extension SeenIdentities {
 }
 
 extension HashValueTable {
-    /// Adds the keys of `objects`; returns the objects whose key was new (the first of
-    /// repeats is kept), in order, or `objects` itself when every key was new.
+    /// Adds the keys of `objects` and appends to `shown` the objects whose key was new (the
+    /// first of repeats is kept), in order; returns how many it appended.
     @inlinable
-    func insertNew<Object>(_ objects: [Object], _ key: (Object) -> Element) -> [Object] {
-        var index = objects.startIndex
-        while index < objects.endIndex, insert(key(objects[index])) { index += 1 }
-        guard index < objects.endIndex else { return objects }
-        var kept = Array(objects[..<index])
-        for object in objects[(index + 1)...] where insert(key(object)) { kept.append(object) }
-        return kept
+    func appendNew<Object>(_ objects: [Object], to shown: inout [Object], _ key: (Object) -> Element) -> Int {
+        reserve(objects.count)
+        let before = shown.count
+        for object in objects where insert(key(object)) { shown.append(object) }
+        return shown.count - before
     }
 }
 

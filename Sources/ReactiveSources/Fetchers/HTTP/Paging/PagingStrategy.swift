@@ -39,19 +39,6 @@ public struct PageRequest: Sendable {
     public mutating func setQueryItem(_ name: String, to value: String) {
         setQueryItems([(name, value)])
     }
-
-    /// Sets each query parameter `name` to `value`, in order, replacing previous values; the
-    /// URL is parsed and rebuilt once.
-    mutating func setQueryItems(_ pairs: [(name: String, value: String)]) {
-        guard !pairs.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return }
-        var items = components.queryItems ?? []
-        for (name, value) in pairs {
-            items.removeAll { $0.name == name }
-            items.append(URLQueryItem(name: name, value: value))
-        }
-        components.queryItems = items
-        if let updated = components.url { url = updated }
-    }
 }
 
 /// A received page: the HTTP response and the scalars the strategy asked for.
