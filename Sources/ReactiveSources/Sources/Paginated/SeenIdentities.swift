@@ -1,38 +1,38 @@
-/// The identities of the objects a ``PaginatedDataSource`` shows, for dropping duplicates.
+/// The duplicate rule of a ``PaginatedDataSource``: which shown objects a new page's objects
+/// repeat, by identity.
 ///
 /// Made of closures built by the inlinable factories below, which the source's public
 /// initialisers call: the closures are compiled in the client's module, specialised for its
-/// object type, so checking a page hashes each object with a direct call and probes a
-/// ``HashValueTable`` with no generic dispatch. A custom identity closure returns
-/// `AnyHashable`; those are stored with their hash, so a probe compares hashes before
-/// calling `AnyHashable`'s (slow, type-checking) `==`. Used only under the source's engine
-/// lock.
+/// object type, so checking a page hashes each identity with a direct call and probes an
+/// ``IdentityTable`` with no generic dispatch, and the append copies objects directly. Used
+/// only under the source's engine lock, always with the source's shown objects.
 @usableFromInline
 final class SeenIdentities<Object>: @unchecked Sendable {
-    /// Adds the identities of a page's objects (the second argument) and appends to the
-    /// shown objects (the first) those whose identity was new, in order (the first of
-    /// repeats within the page is kept); returns how many it appended. Compiled for `Object`
-    /// like the rest, so the append copies objects directly, not through value witnesses.
+    /// Appends to the shown objects (the first argument) those of a page (the second) whose
+    /// identity is new, in order (the first of repeats within the page is kept), and records
+    /// them; returns how many it appended.
     let appendNew: (inout [Object], [Object]) -> Int
-    /// Forgets the identity of an object.
-    let remove: (Object) -> Void
-    /// Forgets every identity.
+    /// Forgets the first `n` shown objects (the first argument) of the shown objects (the
+    /// second), before the caller removes them.
+    let dropFirst: (Int, [Object]) -> Void
+    /// Forgets every identity (before the shown objects are replaced).
     let removeAll: () -> Void
 
     @usableFromInline
-    init(appendNew: @escaping (inout [Object], [Object]) -> Int, remove: @escaping (Object) -> Void, removeAll: @escaping () -> Void) {
+    init(appendNew: @escaping (inout [Object], [Object]) -> Int, dropFirst: @escaping (Int, [Object]) -> Void, removeAll: @escaping () -> Void) {
         self.appendNew = appendNew
-        self.remove = remove
+        self.dropFirst = dropFirst
         self.removeAll = removeAll
     }
 
-    /// Identities given by a closure returning `AnyHashable`.
-    @usableFromInline
-    static func anyHashables(_ identity: @escaping (Object) -> AnyHashable) -> SeenIdentities {
-        let table = HashValueTable<HashedIdentity>()
+    /// Identities given by `identity`: a typed key (an `Identifiable` object's `id`), the
+    /// object itself, or an `AnyHashable` from a closure.
+    @inlinable
+    static func keys<Identity: Hashable>(_ identity: @escaping (Object) -> Identity) -> SeenIdentities {
+        let table = IdentityTable()
         return SeenIdentities(
-            appendNew: { table.appendNew($1, to: &$0) { HashedIdentity(identity($0)) } },
-            remove: { table.remove(HashedIdentity(identity($0))) },
+            appendNew: { table.appendNew($1, to: &$0, identity: identity) },
+            dropFirst: { table.dropFirst($0, of: $1, identity: identity) },
             removeAll: { table.removeAll() }
         )
     }
@@ -42,50 +42,11 @@ extension SeenIdentities where Object: Hashable {
     /// Identities that are the objects themselves.
     @inlinable
     static func objects() -> SeenIdentities {
-        let table = HashValueTable<Object>()
+        let table = IdentityTable()
         return SeenIdentities(
             appendNew: { table.appendNew($1, to: &$0) { $0 } },
-            remove: { table.remove($0) },
+            dropFirst: { table.dropFirst($0, of: $1) { $0 } },
             removeAll: { table.removeAll() }
         )
     }
-}
-
-extension SeenIdentities {
-    /// Identities given by a typed key (an `Identifiable` object's `id`).
-    @inlinable
-    static func keys<Key: Hashable>(_ key: @escaping (Object) -> Key) -> SeenIdentities {
-        let table = HashValueTable<Key>()
-        return SeenIdentities(
-            appendNew: { table.appendNew($1, to: &$0, key) },
-            remove: { table.remove(key($0)) },
-            removeAll: { table.removeAll() }
-        )
-    }
-}
-
-extension HashValueTable {
-    /// Adds the keys of `objects` and appends to `shown` the objects whose key was new (the
-    /// first of repeats is kept), in order; returns how many it appended.
-    @inlinable
-    func appendNew<Object>(_ objects: [Object], to shown: inout [Object], _ key: (Object) -> Element) -> Int {
-        reserve(objects.count)
-        let before = shown.count
-        for object in objects where insert(key(object)) { shown.append(object) }
-        return shown.count - before
-    }
-}
-
-/// An `AnyHashable` identity with its hash computed once.
-struct HashedIdentity: Hashable {
-    let hash: Int
-    let value: AnyHashable
-
-    init(_ value: AnyHashable) {
-        self.value = value
-        hash = value.hashValue
-    }
-
-    static func == (lhs: HashedIdentity, rhs: HashedIdentity) -> Bool { lhs.hash == rhs.hash && lhs.value == rhs.value }
-    func hash(into hasher: inout Hasher) { hasher.combine(hash) }
 }

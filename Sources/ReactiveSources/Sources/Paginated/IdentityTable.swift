@@ -1,0 +1,163 @@
+/// The identities of the objects a ``PaginatedDataSource`` shows, for dropping duplicates:
+/// an open-addressing table whose slot holds an identity's hash value and the position of
+/// its object in the shown objects, not a copy of the object or identity.
+///
+/// A slot is 16 bytes, so a probe reads one cache line and adding a page writes one slot per
+/// new object: the table stays small enough to sit in cache next to the objects (a table of
+/// object copies was three times larger and cost more in cache misses than in hashing). An
+/// identity is hashed once per received object; only a hash match (a duplicate, or a
+/// collision) derives the shown object's identity again to compare.
+///
+/// Positions count objects appended since the last ``removeAll()``; ``dropFirst(_:of:identity:)``
+/// moves the base when the oldest objects go. The caller passes the same shown objects to
+/// every call, as they stand when it calls. The generic methods are inlinable, so the source's
+/// checks are compiled for the client's object type (see ``SeenIdentities``).
+///
+/// Linear probing at a load factor of at most 3/4; removal shifts the following slots back
+/// (no tombstones). Complexity: O(1) expected per object, amortised over growth.
+@usableFromInline
+final class IdentityTable {
+    /// A used slot has a nonzero `tag`: the identity's hash value with the top bit set.
+    @usableFromInline
+    struct Slot {
+        @usableFromInline var tag: UInt
+        @usableFromInline var position: Int
+
+        @inlinable
+        init(tag: UInt, position: Int) {
+            self.tag = tag
+            self.position = position
+        }
+    }
+
+    @usableFromInline var slots: UnsafeMutablePointer<Slot>
+    /// The number of slots, a power of two.
+    @usableFromInline var capacity: Int
+    /// The number of identities (one per shown object).
+    @usableFromInline var count = 0
+    /// The position of the first shown object.
+    @usableFromInline var base = 0
+
+    @usableFromInline
+    init() {
+        capacity = 16
+        slots = .allocate(capacity: capacity)
+        slots.initialize(repeating: Slot(tag: 0, position: 0), count: capacity)
+    }
+
+    deinit {
+        slots.deallocate()
+    }
+
+    @inlinable
+    static func tag(of identity: some Hashable) -> UInt {
+        UInt(bitPattern: identity.hashValue) | (1 << (UInt.bitWidth - 1))
+    }
+
+    /// Appends to `shown` the objects whose identity is neither shown nor earlier in
+    /// `objects` (the first of repeats is kept), in order, and records their identities;
+    /// returns how many it appended.
+    @inlinable
+    func appendNew<Object, Identity: Hashable>(
+        _ objects: [Object], to shown: inout [Object], identity: (Object) -> Identity
+    ) -> Int {
+        reserve(objects.count)
+        let before = shown.count
+        let mask = capacity - 1
+        candidates: for object in objects {
+            let key = identity(object)
+            let tag = Self.tag(of: key)
+            var slot = Int(truncatingIfNeeded: tag) & mask
+            while slots[slot].tag != 0 {
+                if slots[slot].tag == tag && identity(shown[slots[slot].position - base]) == key { continue candidates }
+                slot = (slot + 1) & mask
+            }
+            slots[slot] = Slot(tag: tag, position: base + shown.count)
+            count += 1
+            shown.append(object)
+        }
+        return shown.count - before
+    }
+
+    /// Forgets the identities of the first `dropped` objects of `shown`, which the caller is
+    /// about to remove; positions then count from the object after them. A `dropped` outside
+    /// `0...shown.count` is clamped.
+    @inlinable
+    func dropFirst<Object, Identity: Hashable>(_ dropped: Int, of shown: [Object], identity: (Object) -> Identity) {
+        let dropped = min(max(0, dropped), shown.count)
+        let mask = capacity - 1
+        for index in 0..<dropped {
+            let tag = Self.tag(of: identity(shown[index]))
+            let position = base + index
+            var slot = Int(truncatingIfNeeded: tag) & mask
+            while slots[slot].tag != 0 {
+                if slots[slot].position == position {
+                    count -= 1
+                    closeGap(at: slot)
+                    break
+                }
+                slot = (slot + 1) & mask
+            }
+        }
+        base += dropped
+    }
+
+    /// Forgets every identity and goes back to the initial capacity (as `Set.removeAll()`
+    /// does), so a refresh after a long list does not keep walking a large table.
+    @usableFromInline
+    func removeAll() {
+        count = 0
+        base = 0
+        if capacity > 16 {
+            slots.deallocate()
+            capacity = 16
+            slots = .allocate(capacity: capacity)
+        }
+        slots.initialize(repeating: Slot(tag: 0, position: 0), count: capacity)
+    }
+
+    /// Makes room for `additional` more identities, so adding them grows the table at most
+    /// once (here). Complexity: O(capacity) when it grows.
+    @inlinable
+    func reserve(_ additional: Int) {
+        let needed = count + max(0, additional)
+        guard needed * 4 > capacity * 3 else { return }
+        var newCapacity = capacity * 2
+        while needed * 4 > newCapacity * 3 { newCapacity *= 2 }
+        grow(to: newCapacity)
+    }
+
+    /// Moves every slot to a table of `newCapacity` slots; the stored hash values place them.
+    @usableFromInline
+    func grow(to newCapacity: Int) {
+        let old = slots, oldCapacity = capacity
+        capacity = newCapacity
+        slots = .allocate(capacity: capacity)
+        slots.initialize(repeating: Slot(tag: 0, position: 0), count: capacity)
+        let mask = capacity - 1
+        for index in 0..<oldCapacity where old[index].tag != 0 {
+            var slot = Int(truncatingIfNeeded: old[index].tag) & mask
+            while slots[slot].tag != 0 { slot = (slot + 1) & mask }
+            slots[slot] = old[index]
+        }
+        old.deallocate()
+    }
+
+    /// Empties `gap` by moving back each following slot whose probe sequence passes it.
+    @usableFromInline
+    func closeGap(at gap: Int) {
+        let mask = capacity - 1
+        var gap = gap
+        var slot = (gap + 1) & mask
+        while slots[slot].tag != 0 {
+            let home = Int(truncatingIfNeeded: slots[slot].tag) & mask
+            // The slot may move to `gap` if `gap` lies cyclically in [home, slot).
+            if (slot - home) & mask >= (slot - gap) & mask {
+                slots[gap] = slots[slot]
+                gap = slot
+            }
+            slot = (slot + 1) & mask
+        }
+        slots[gap].tag = 0
+    }
+}
