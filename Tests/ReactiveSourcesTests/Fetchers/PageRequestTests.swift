@@ -54,6 +54,16 @@ struct PageRequestTests {
         ])
     }
 
+    /// `+` means a space to many servers: a new value's `+` is sent as `%2B`, and an existing
+    /// `%2B` is not decoded into a bare `+` when the query is rebuilt.
+    @Test func plusSignsKeepTheirMeaning() {
+        let url = settingItems([("cursor", "ab+c/d="), ("page", "2")], on: "http://h.test/items?q=a%2Bb&page=1")
+        #expect(url.query == "q=a%2Bb&cursor=ab%2Bc%2Fd%3D&page=2")
+        #expect(queryItems(url) == [
+            URLQueryItem(name: "q", value: "a+b"), URLQueryItem(name: "cursor", value: "ab+c/d="), URLQueryItem(name: "page", value: "2"),
+        ])
+    }
+
     @Test func aFragmentStaysAfterTheQuery() {
         let url = settingItems([("page", "2")], on: "http://h.test/items?a=1#top")
         #expect(queryItems(url) == [URLQueryItem(name: "a", value: "1"), URLQueryItem(name: "page", value: "2")])

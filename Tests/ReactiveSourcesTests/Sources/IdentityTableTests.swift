@@ -45,10 +45,9 @@ struct IdentityTableTests {
                         serial += 1
                         return Row(key: Key(id: Int(generator.next() % 200), salt: round * 1_000), serial: serial)
                     }
-                    let before = shown.count
-                    let added = table.appendNew(page, to: &shown) { $0.key }
-                    let expected = model.appendNew(page)
-                    #expect(added == expected.count && Array(shown[before...]) == expected, "round \(round) step \(step)")
+                    let added = table.insertNew(page, after: shown[...]) { $0.key }
+                    shown += added
+                    #expect(added == model.appendNew(page), "round \(round) step \(step)")
                 case 7..<9:
                     let dropped = Int(generator.next() % UInt64(shown.count + 2))
                     table.dropFirst(dropped, of: shown) { $0.key }
@@ -65,24 +64,40 @@ struct IdentityTableTests {
             }
             // Every shown key is found again; every other key is new.
             let probe = (0..<200).map { Row(key: Key(id: $0, salt: round * 1_000), serial: -1) }
-            var copy = shown
-            let added = table.appendNew(probe, to: &copy) { $0.key }
-            #expect(added == probe.filter { row in !shown.contains { $0.key == row.key } }.count, "round \(round)")
+            let added = table.insertNew(probe, after: shown[...]) { $0.key }
+            #expect(added == probe.filter { row in !shown.contains { $0.key == row.key } }, "round \(round)")
         }
+    }
+
+    /// An identity whose hash changes after it was recorded (against the documented rule)
+    /// leaves a stale slot; later probes skip it instead of reading outside the objects.
+    @Test func anIdentityWhoseHashChangedLeavesNoCrash() {
+        final class Box: @unchecked Sendable {
+            var value: Int
+            init(_ value: Int) { self.value = value }
+        }
+        let table = IdentityTable()
+        let boxes = (0..<40).map(Box.init)
+        var shown = table.insertNew(boxes, after: []) { $0.value }
+        for box in boxes { box.value += 1_000 }
+        table.dropFirst(30, of: shown) { $0.value }
+        shown.removeFirst(30)
+        for box in boxes { box.value -= 1_000 }
+        let again = table.insertNew((0..<40).map(Box.init), after: shown[...]) { $0.value }
+        #expect(again.map(\.value) == Array(0..<30))
     }
 
     @Test func growsPastManyObjectsAndForgetsOnRemoveAll() {
         let table = IdentityTable()
-        var shown: [Int] = []
-        #expect(table.appendNew(Array(0..<100_000), to: &shown) { $0 } == 100_000)
-        #expect(table.appendNew([99_999, 100_000, 100_000], to: &shown) { $0 } == 1)
+        var shown = table.insertNew(Array(0..<100_000), after: []) { $0 }
+        #expect(shown.count == 100_000)
+        shown += table.insertNew([99_999, 100_000, 100_000], after: shown[...]) { $0 }
+        #expect(shown.count == 100_001)
         table.dropFirst(50_000, of: shown) { $0 }
         shown.removeFirst(50_000)
         #expect(table.count == 50_001)
-        #expect(table.appendNew([0, 1, 50_000], to: &shown) { $0 } == 2)
-        #expect(shown.suffix(2) == [0, 1])
+        #expect(table.insertNew([0, 1, 50_000], after: shown[...]) { $0 } == [0, 1])
         table.removeAll()
-        shown = []
-        #expect(table.count == 0 && table.appendNew([1, 1], to: &shown) { $0 } == 1)
+        #expect(table.count == 0 && table.insertNew([1, 1], after: []) { $0 } == [1])
     }
 }

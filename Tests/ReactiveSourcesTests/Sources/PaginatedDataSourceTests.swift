@@ -204,10 +204,10 @@ struct PaginatedDataSourceTests {
         #expect(source.allObjects.map(\.id) == [3], "page 1 dropped: 1 and 2 forgotten")
         source.fetchNextPage()
         await eventually("page 3") { source.pagination.value.loadedPages == 3 }
-        #expect(source.allObjects.map(\.id) == [1, 4], "3 is still shown when page 3 is checked; 1 was forgotten")
+        #expect(source.allObjects.map(\.id) == [1, 3, 4], "page 2 is dropped before page 3 is checked: 3 comes back")
         source.fetchNextPage()
         await eventually("page 4") { source.pagination.value.loadedPages == 4 }
-        #expect(source.allObjects.map(\.id) == [3, 2], "1 and 4 are shown (dropped), 3 and 2 were forgotten (kept)")
+        #expect(source.allObjects.map(\.id) == [1, 3, 4, 2], "page 3 is dropped first; 2 was forgotten with page 1")
     }
 
     @Test func nextPageIsRequestedBeforeFetchNextPageReturns() async {
@@ -295,6 +295,32 @@ struct PaginatedDataSourceTests {
             await eventually("page") { source.pagination.value.loadedPages == page }
         }
         #expect(source.allObjects == [20, 21, 30, 31])
+        let all = seen.values
+        for (old, new) in zip(all, all.dropFirst()) {
+            #expect(new.changes.applied(to: old.snapshot, valuesFrom: new.snapshot) == new.snapshot)
+        }
+    }
+
+    /// The limit drops the oldest page before the new one is checked for duplicates: an
+    /// object that was only on the dropped page comes back rather than vanishing with it.
+    @Test func maxPagesDropsBeforeCheckingDuplicates() async {
+        let fetcher = ScriptedPageFetcher()
+        let (source, _) = await loaded(fetcher, maxPages: 1)
+        let seen = Recorder<SnapshotUpdate<Int>>()
+        let subscription = source.updates.observe { seen.append($0) }
+        defer { subscription.cancel() }
+        source.fetchNextPage()
+        await eventually("request") { fetcher.requests.count == 2 }
+        fetcher.requests[1].respond([2, 1, 2, 5], next: .number(3))
+        await eventually("page") { source.pagination.value.loadedPages == 2 }
+        #expect(source.allObjects == [2, 1, 5])
+        #expect(source.snapshot.sections[0].rows.last == .placeholder(.loadingMore))
+        // The next page replaces [2, 1, 5] and is checked only against itself.
+        source.fetchNextPage()
+        await eventually("request") { fetcher.requests.count == 3 }
+        fetcher.requests[2].respond([5, 6, 6], next: .number(4))
+        await eventually("page") { source.pagination.value.loadedPages == 3 }
+        #expect(source.allObjects == [5, 6])
         let all = seen.values
         for (old, new) in zip(all, all.dropFirst()) {
             #expect(new.changes.applied(to: old.snapshot, valuesFrom: new.snapshot) == new.snapshot)

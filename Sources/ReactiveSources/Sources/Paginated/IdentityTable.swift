@@ -9,9 +9,10 @@
 /// collision) derives the shown object's identity again to compare.
 ///
 /// Positions count objects appended since the last ``removeAll()``; ``dropFirst(_:of:identity:)``
-/// moves the base when the oldest objects go. The caller passes the same shown objects to
-/// every call, as they stand when it calls. The generic methods are inlinable, so the source's
-/// checks are compiled for the client's object type (see ``SeenIdentities``).
+/// moves the base when the oldest objects go. The caller passes the shown objects as they
+/// stand to every call, and appends what ``insertNew(_:after:identity:)`` returns. The generic
+/// methods are inlinable, so the source's checks are compiled for the client's object type
+/// (see ``SeenIdentities``).
 ///
 /// Linear probing at a load factor of at most 3/4; removal shifts the following slots back
 /// (no tombstones). Complexity: O(1) expected per object, amortised over growth.
@@ -54,29 +55,40 @@ final class IdentityTable {
         UInt(bitPattern: identity.hashValue) | (1 << (UInt.bitWidth - 1))
     }
 
-    /// Appends to `shown` the objects whose identity is neither shown nor earlier in
-    /// `objects` (the first of repeats is kept), in order, and records their identities;
-    /// returns how many it appended.
+    /// The objects of `objects` whose identity is neither in `shown` nor earlier in
+    /// `objects` (the first of repeats is kept), in order; records them at the positions
+    /// they will have once appended to `shown`.
+    ///
+    /// A hash match whose recorded position is not in `shown` or the new objects (left by
+    /// an identity whose hash changed since it was recorded) counts as no match.
     @inlinable
-    func appendNew<Object, Identity: Hashable>(
-        _ objects: [Object], to shown: inout [Object], identity: (Object) -> Identity
-    ) -> Int {
+    func insertNew<Object, Identity: Hashable>(
+        _ objects: [Object], after shown: ArraySlice<Object>, identity: (Object) -> Identity
+    ) -> [Object] {
         reserve(objects.count)
-        let before = shown.count
+        var fresh: [Object] = []
+        fresh.reserveCapacity(objects.count)
         let mask = capacity - 1
         candidates: for object in objects {
             let key = identity(object)
             let tag = Self.tag(of: key)
             var slot = Int(truncatingIfNeeded: tag) & mask
             while slots[slot].tag != 0 {
-                if slots[slot].tag == tag && identity(shown[slots[slot].position - base]) == key { continue candidates }
+                if slots[slot].tag == tag {
+                    let index = slots[slot].position - base
+                    if index >= 0 && index < shown.count {
+                        if identity(shown[shown.startIndex + index]) == key { continue candidates }
+                    } else if index >= shown.count && index - shown.count < fresh.count {
+                        if identity(fresh[index - shown.count]) == key { continue candidates }
+                    }
+                }
                 slot = (slot + 1) & mask
             }
-            slots[slot] = Slot(tag: tag, position: base + shown.count)
+            slots[slot] = Slot(tag: tag, position: base + shown.count + fresh.count)
             count += 1
-            shown.append(object)
+            fresh.append(object)
         }
-        return shown.count - before
+        return fresh
     }
 
     /// Forgets the identities of the first `dropped` objects of `shown`, which the caller is

@@ -24,7 +24,8 @@ import Signals
 ///   a collection that shifted under us never duplicates rows. The first occurrence wins.
 ///   Checking costs one hash and one table probe per received object (compiled for `Object`);
 ///   the table keeps 16 bytes per shown object (a hash value and a position, no copies).
-/// - `maxPages`: when set, the oldest pages are dropped as new ones arrive.
+/// - `maxPages`: when set, the oldest pages are dropped as new ones arrive, before the new
+///   page is checked for duplicates (an object that was only on a dropped page comes back).
 /// - `cancelFetch()` cancels both the refresh and the next-page load in flight.
 /// - Where the fetcher runs: `fetchData()` and ``fetchNextPage()`` run it on the calling
 ///   thread until it first suspends (an HTTP fetcher has handed its request to URLSession
@@ -190,8 +191,8 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
 
     private func applyFirst(_ page: Page<Object>) {
         seen.removeAll()
-        var objects: [Object] = []
-        book.pageCounts = [seen.appendNew(&objects, page.objects)]
+        let objects = seen.insertNew([], page.objects)
+        book.pageCounts = [objects.count]
         book.next = page.next
         paginationState.modify { state in
             state.info = page.info
@@ -217,28 +218,27 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
             state.loadedPages += 1
             state.hasMorePages = Self.hasMore(after: page)
             state.nextPage = .idle
+            // The page limit drops the oldest pages first, so an object they held may come
+            // back in the new page.
+            var dropped = 0
+            if let maxPages, book.pageCounts.count >= maxPages {
+                let droppedPages = book.pageCounts.count + 1 - maxPages
+                dropped = book.pageCounts.prefix(droppedPages).reduce(0, +)
+                book.pageCounts.removeFirst(droppedPages)
+            }
+            let fresh = newObjects(of: page, droppingFirst: dropped)
+            book.pageCounts.append(fresh.count)
+            let newPlaceholder = placeholder(refreshing: false, objectCount: book.objectCount, state: state)
             engine.mutate { snapshot in
                 // Only counts and the placeholder are kept from before: holding the old
                 // section would make the append below copy every object shown.
                 let oldObjectCount = snapshot.sections[0].objects.count
                 let oldPlaceholder = snapshot.sections[0].placeholder
-                // New objects are checked against every shown one, including those the page
-                // limit is about to drop.
-                let added = seen.appendNew(&snapshot.sections[0].objects, page.objects)
-                book.pageCounts.append(added)
-                var dropped = 0
-                if let maxPages, book.pageCounts.count > maxPages {
-                    dropped = book.pageCounts.prefix(book.pageCounts.count - maxPages).reduce(0, +)
-                    book.pageCounts.removeFirst(book.pageCounts.count - maxPages)
-                }
-                if dropped > 0 {
-                    seen.dropFirst(dropped, snapshot.sections[0].objects)
-                    snapshot.sections[0].objects.removeFirst(dropped)
-                }
-                let newPlaceholder = placeholder(refreshing: false, objectCount: book.objectCount, state: state)
+                if dropped > 0 { snapshot.sections[0].objects.removeFirst(dropped) }
+                seen.append(&snapshot.sections[0].objects, fresh)
                 snapshot.sections[0].placeholder = newPlaceholder
                 var changes = ChangeSet.appending(
-                    added, toSection: 0, old: oldPlaceholder, new: newPlaceholder, oldObjectCount: oldObjectCount
+                    fresh.count, toSection: 0, old: oldPlaceholder, new: newPlaceholder, oldObjectCount: oldObjectCount
                 )
                 if dropped > 0 {
                     changes = Self.shifted(changes, droppingFirst: dropped, oldObjectCount: oldObjectCount)
@@ -247,6 +247,16 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
             }
             paginationState.value = state
         }
+    }
+
+    /// The objects of `page` whose identity is not shown once the first `dropped` shown
+    /// objects are gone, recorded by the duplicate rule. Runs the identity (user code) before
+    /// the snapshot is locked for the append; its reference to the shown objects ends here, so
+    /// the append does not copy them.
+    private func newObjects(of page: Page<Object>, droppingFirst dropped: Int) -> [Object] {
+        let shown = engine.snapshot.sections[0].objects
+        if dropped > 0 { seen.dropFirst(dropped, shown) }
+        return seen.insertNew(shown[dropped...], page.objects)
     }
 
     private func failNext(_ error: DataSourceError, sequence: UInt64) {

@@ -1,37 +1,46 @@
-/// The duplicate rule of a ``PaginatedDataSource``: which shown objects a new page's objects
-/// repeat, by identity.
+/// The duplicate rule of a ``PaginatedDataSource``: which objects of a new page repeat a
+/// shown one, by identity.
 ///
 /// Made of closures built by the inlinable factories below, which the source's public
 /// initialisers call: the closures are compiled in the client's module, specialised for its
 /// object type, so checking a page hashes each identity with a direct call and probes an
-/// ``IdentityTable`` with no generic dispatch, and the append copies objects directly. Used
-/// only under the source's engine lock, always with the source's shown objects.
+/// ``IdentityTable`` with no generic dispatch, and appending the new objects copies them
+/// directly. Used only under the source's engine lock, always with the source's shown
+/// objects; the identity (user code) runs outside the Signals graph lock.
 @usableFromInline
 final class SeenIdentities<Object>: @unchecked Sendable {
-    /// Appends to the shown objects (the first argument) those of a page (the second) whose
-    /// identity is new, in order (the first of repeats within the page is kept), and records
-    /// them; returns how many it appended.
-    let appendNew: (inout [Object], [Object]) -> Int
-    /// Forgets the first `n` shown objects (the first argument) of the shown objects (the
-    /// second), before the caller removes them.
+    /// The objects of a page (the second argument) whose identity is not in the shown
+    /// objects (the first) nor earlier in the page, in order; records them as appended.
+    let insertNew: (ArraySlice<Object>, [Object]) -> [Object]
+    /// Appends the objects `insertNew` returned to the shown objects.
+    let append: (inout [Object], [Object]) -> Void
+    /// Forgets the first `n` (the first argument) of the shown objects (the second), before
+    /// the caller removes them.
     let dropFirst: (Int, [Object]) -> Void
     /// Forgets every identity (before the shown objects are replaced).
     let removeAll: () -> Void
 
     @usableFromInline
-    init(appendNew: @escaping (inout [Object], [Object]) -> Int, dropFirst: @escaping (Int, [Object]) -> Void, removeAll: @escaping () -> Void) {
-        self.appendNew = appendNew
+    init(
+        insertNew: @escaping (ArraySlice<Object>, [Object]) -> [Object],
+        append: @escaping (inout [Object], [Object]) -> Void,
+        dropFirst: @escaping (Int, [Object]) -> Void,
+        removeAll: @escaping () -> Void
+    ) {
+        self.insertNew = insertNew
+        self.append = append
         self.dropFirst = dropFirst
         self.removeAll = removeAll
     }
 
-    /// Identities given by `identity`: a typed key (an `Identifiable` object's `id`), the
-    /// object itself, or an `AnyHashable` from a closure.
+    /// Identities given by `identity`: a typed key (an `Identifiable` object's `id`), or an
+    /// `AnyHashable` from a closure.
     @inlinable
     static func keys<Identity: Hashable>(_ identity: @escaping (Object) -> Identity) -> SeenIdentities {
         let table = IdentityTable()
         return SeenIdentities(
-            appendNew: { table.appendNew($1, to: &$0, identity: identity) },
+            insertNew: { table.insertNew($1, after: $0, identity: identity) },
+            append: { $0.append(contentsOf: $1) },
             dropFirst: { table.dropFirst($0, of: $1, identity: identity) },
             removeAll: { table.removeAll() }
         )
@@ -44,7 +53,8 @@ extension SeenIdentities where Object: Hashable {
     static func objects() -> SeenIdentities {
         let table = IdentityTable()
         return SeenIdentities(
-            appendNew: { table.appendNew($1, to: &$0) { $0 } },
+            insertNew: { table.insertNew($1, after: $0) { $0 } },
+            append: { $0.append(contentsOf: $1) },
             dropFirst: { table.dropFirst($0, of: $1) { $0 } },
             removeAll: { table.removeAll() }
         )

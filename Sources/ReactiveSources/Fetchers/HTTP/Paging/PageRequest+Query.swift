@@ -5,10 +5,11 @@ extension PageRequest {
     ///
     /// Parameters made of unreserved characters (`A-Z a-z 0-9 - . _ ~`, nothing to
     /// percent-encode; page numbers, sizes and most parameter names) whose names are not in
-    /// the query yet are appended to the URL's string, which is parsed once: the existing
-    /// query is left as it is. Anything else (a name to replace, a value to encode, a URL
-    /// with a fragment) goes through `URLComponents`, which parses the query and rebuilds it
-    /// once. A URL that `URLComponents` cannot take is left unchanged.
+    /// the query yet are appended to the URL's string, which is parsed once. Anything else (a
+    /// name to replace, a value to encode, a URL with a fragment) goes through
+    /// `URLComponents`, once, with every character but the unreserved ones percent-encoded
+    /// (`+` too). Either way the existing parameters are kept exactly as they are encoded. A
+    /// URL that `URLComponents` cannot take is left unchanged.
     mutating func setQueryItems(_ pairs: [(name: String, value: String)]) {
         guard !pairs.isEmpty else { return }
         if let appended = Self.appendingPlainQueryItems(pairs, to: url) {
@@ -16,13 +17,22 @@ extension PageRequest {
             return
         }
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return }
-        var items = components.queryItems ?? []
+        var items = components.percentEncodedQueryItems ?? []
         for (name, value) in pairs {
-            items.removeAll { $0.name == name }
-            items.append(URLQueryItem(name: name, value: value))
+            items.removeAll { ($0.name.removingPercentEncoding ?? $0.name) == name }
+            items.append(URLQueryItem(name: Self.percentEncoded(name), value: Self.percentEncoded(value)))
         }
-        components.queryItems = items
+        components.percentEncodedQueryItems = items
         if let updated = components.url { url = updated }
+    }
+
+    /// The characters a query name or value keeps as they are (RFC 3986's unreserved ones):
+    /// everything else, `+` `&` `=` included, is percent-encoded, so servers that read `+`
+    /// as a space still get the value sent.
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    private static func percentEncoded(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
     }
 
     /// `url` with `pairs` appended to its query as `name=value`, or `nil` when that would not
