@@ -199,11 +199,15 @@ public enum HTTPCase {
 
         /// The next page is requested as a list requests it: an `updates` observer tells the
         /// source the last row is displayed each time rows land. The run ends when the observer
-        /// sees no more pages (nothing else wakes up per page).
+        /// sees no more pages (nothing else wakes up per page), or when a load fails (the
+        /// server went away): then it throws instead of waiting for pages that never come.
         func oursList() async throws {
             let fetcher = makeFetcher()
             let source = PaginatedDataSource(name: "items", fetcher: fetcher)
             let subscription = SubscriptionBox()
+            let failures = SubscriptionBox()
+            let pageFailures = SubscriptionBox()
+            let failure = FailureBox()
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                 subscription.set(source.updates.observe(emitsCurrentValue: false) { [weak source] update in
                     guard let source else { return }
@@ -215,8 +219,21 @@ public enum HTTPCase {
                         done.resume()
                     }
                 })
+                failures.set(source.loadEvents.observe { event in
+                    guard case .didFail(let error) = event else { return }
+                    failure.record("the first page failed: \(error.message)")
+                    if subscription.cancel() { done.resume() }
+                })
+                pageFailures.set(source.pagination.observe(emitsCurrentValue: false) { state in
+                    guard let error = state.nextPageError else { return }
+                    failure.record("page \(state.loadedPages + 1) failed: \(error.message)")
+                    if subscription.cancel() { done.resume() }
+                })
                 source.fetchData()
             }
+            _ = failures.cancel()
+            _ = pageFailures.cancel()
+            if let message = failure.message { throw BenchFailure("paginated (list): \(message)") }
             let count = source.snapshot.numberOfObjects(inSection: 0)
             check(count == total && !source.hasMorePages, "paginated (list): \(count) objects, expected \(total)")
         }
@@ -302,6 +319,18 @@ final class SubscriptionBox: @unchecked Sendable {
         subscription?.cancel()
         return first
     }
+}
+
+/// The first failure a run saw.
+final class FailureBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var first: String?
+
+    func record(_ message: String) {
+        lock.withLock { if first == nil { first = message } }
+    }
+
+    var message: String? { lock.withLock { first } }
 }
 
 /// A transport that answers every request with the same page, so that the fetcher's own
