@@ -35,7 +35,10 @@ public struct PageRequest: Sendable {
         self.headers = headers
     }
 
-    /// Sets the query parameter `name` to `value`, replacing any previous value.
+    /// Sets the query parameter `name` to `value`, replacing any previous value. Characters
+    /// other than `A-Z a-z 0-9 - . _ ~` in either are percent-encoded (`+` too); the other
+    /// parameters are kept as they are encoded. A URL that `URLComponents` cannot take is
+    /// left unchanged.
     public mutating func setQueryItem(_ name: String, to value: String) {
         setQueryItems([(name, value)])
     }
