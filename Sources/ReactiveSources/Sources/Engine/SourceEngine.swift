@@ -75,11 +75,16 @@ final class SourceEngine<Object: Hashable & Sendable>: @unchecked Sendable {
         }
     }
 
-    /// Applies `event` to the load state and sends it.
+    /// Applies `event` to the load state and sends it, in one step under the graph lock: a
+    /// thread that reads the new state and then observes ``loadEvents`` does not receive
+    /// `event` (its deliveries were fixed when it was sent), and one that observes first
+    /// reads the old state until `event` is on its way to it.
     func emit(_ event: LoadEvent) {
         let hasContent = snapshot.objectCount > 0
-        loadState.modify { $0 = $0.applying(event, hasContent: hasContent) }
-        eventInput.send(event)
+        loadState.modify { state in
+            state = state.applying(event, hasContent: hasContent)
+            eventInput.send(event)
+        }
     }
 
     // MARK: Lifecycle

@@ -121,10 +121,13 @@ final class MultiLoadAggregator: @unchecked Sendable {
         return true
     }
 
+    /// Applies `event` to the load state and sends it in one step (see `SourceEngine.emit`).
     private func emit(_ event: LoadEvent) {
         let hasContent = hasContent()
-        loadState.modify { $0 = $0.applying(event, hasContent: hasContent) }
-        input.send(event)
+        loadState.modify { state in
+            state = state.applying(event, hasContent: hasContent)
+            input.send(event)
+        }
     }
 
     private func locked<Result>(_ body: () -> Result) -> Result {

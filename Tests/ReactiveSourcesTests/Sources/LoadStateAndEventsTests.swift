@@ -1,0 +1,92 @@
+import Foundation
+import Signals
+import Testing
+import ReactiveSources
+
+/// A source's load state and the load event that changes it are published as one step: a
+/// thread that reads a state and then observes `loadEvents` never receives the event that
+/// produced that state (it would count a fetch start or a finisher twice, as a test that
+/// waits for "idle" and then observes did). One thread fetches, round after round, while
+/// another spins on `loadState`, observes as soon as it sees the round's new state, and
+/// checks what it received once the round is over.
+@Suite("Load state and load events agree across threads")
+struct LoadStateAndEventsTests {
+    static let rounds = 3_000
+
+    @Test func paginatedSource() {
+        let source = PaginatedDataSource(name: "pages", fetcher: Self.alternatingFetcher())
+        let problems = Self.observeOnEveryNewState(of: source)
+        #expect(problems.isEmpty, "\(problems.count) of \(Self.rounds) rounds: \(problems.prefix(3))")
+    }
+
+    @Test func multiSource() {
+        let child = PaginatedDataSource(name: "pages", fetcher: Self.alternatingFetcher())
+        let problems = Self.observeOnEveryNewState(of: MultiDataSource(name: "all", children: [child]))
+        #expect(problems.isEmpty, "\(problems.count) of \(Self.rounds) rounds: \(problems.prefix(3))")
+    }
+
+    /// A fetcher that answers at once, without suspending: a page on even calls, an error on
+    /// odd ones, so consecutive fetches end in different states.
+    private static func alternatingFetcher() -> ClosurePageFetcher<Int> {
+        let calls = Counter()
+        return ClosurePageFetcher { _ in
+            let call = calls.value
+            calls.increment()
+            if call % 2 == 1 { throw TestFailure("odd call \(call)") }
+            return Page(objects: [call], next: nil)
+        }
+    }
+
+    /// Runs `rounds` fetches of `source` on a thread of its own, one at a time. In each round
+    /// this thread spins until the state leaves the last round's end state, observes at
+    /// once, and after the round checks that it received no `willLoad` if it saw the fetch
+    /// running, and nothing at all if it saw the fetch's end state. Returns one line per
+    /// round that received more.
+    private static func observeOnEveryNewState(of source: some DataSource) -> [String] {
+        let go = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            for round in 0..<rounds {
+                go.wait()
+                source.fetchData()
+                let deadline = Date().addingTimeInterval(10)
+                while !Self.isEnd(of: round, source.loadState.value) && Date() < deadline { sched_yield() }
+                done.signal()
+            }
+        }.start()
+
+        var problems: [String] = []
+        for round in 0..<rounds {
+            go.signal()
+            var seen: LoadState?
+            let deadline = Date().addingTimeInterval(10)
+            while seen == nil && Date() < deadline {
+                let state = source.loadState.value
+                if state.isFetching || Self.isEnd(of: round, state) { seen = state }
+            }
+            let events = Recorder<LoadEvent>()
+            let subscription = source.loadEvents.observe { events.append($0) }
+            done.wait()
+            subscription.cancel()
+            guard let seen else {
+                problems.append("round \(round): the fetch never started or ended")
+                continue
+            }
+            let received = events.values
+            if seen.isFetching ? received.contains(.willLoad) : !received.isEmpty {
+                problems.append("round \(round): read \(seen.status), then received \(received)")
+            }
+        }
+        return problems
+    }
+
+    /// Whether `state` is the end state of round `round`: finished on even rounds (the
+    /// fetcher's even calls succeed), failed on odd ones.
+    private static func isEnd(of round: Int, _ state: LoadState) -> Bool {
+        switch state.status {
+        case .finished: round % 2 == 0
+        case .failed: round % 2 == 1
+        default: false
+        }
+    }
+}
