@@ -5,7 +5,9 @@ import Testing
 /// and how it exits.
 @Suite(.timeLimit(.minutes(2))) struct DemoProcessTests {
     @Test func pipedRunLogsEventsThenPrintsTheFinalTableAndExits() throws {
-        let run = try DemoProcess.run(["--latency", "5"])
+        // The scripted refresh is cancelled right after it starts: the latency must outlast
+        // any stall of the demo between the two calls, or the refresh finishes first.
+        let run = try DemoProcess.run(["--latency", "100"])
         #expect(run.status == 0)
         #expect(run.stderr.isEmpty)
         let lines = run.lines

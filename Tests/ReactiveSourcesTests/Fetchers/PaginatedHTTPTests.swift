@@ -53,7 +53,9 @@ struct PaginatedHTTPTests {
         let feed = source(tag: tag)
         feed.fetchData()
         await waitIdle(feed)
-        try await server.script(tag: tag, [["delay_ms": 200]])
+        // Page 2 answers late enough for all eight calls to meet it in flight, even on a
+        // loaded machine (a call after it lands would rightly ask for page 3).
+        try await server.script(tag: tag, [["delay_ms": 1_500]])
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<8 { group.addTask { feed.fetchNextPage() } }
         }
@@ -112,12 +114,13 @@ struct PaginatedHTTPTests {
         #expect(feed.allObjects.count == 20)
 
         // Refresh A is slow, refresh B is fast: B's page lands, A's late answer must not.
-        try await server.script(tag: tag, [["delay_ms": 400], ["delay_ms": 0]])
+        // (A's delay outlasts any stall of the test; B's cancel of A closes its connection.)
+        try await server.script(tag: tag, [["delay_ms": 10_000], ["delay_ms": 0]])
         let log = EventLog(feed)
         feed.fetchData()
         #expect(feed.allObjects.count == 20, "old pages stay visible while refreshing")
         #expect(feed.contentState.value.phase == .refreshing)
-        try await Task.sleep(nanoseconds: 50_000_000)
+        await eventually("refresh A reached the server") { (try? syncRequests(server, tag))?.count == 3 }
         feed.fetchData()
         await log.waitForFinishers(2)
         try await Task.sleep(nanoseconds: 500_000_000)

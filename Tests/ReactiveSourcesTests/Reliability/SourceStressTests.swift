@@ -113,13 +113,16 @@ struct SourceStressTests {
 
             // Let the fetches in flight end, and their finishers reach the logs: a load state
             // is readable as soon as it is published, while observers (the logs) are called
-            // after, on the publishing thread, possibly behind deliveries queued there.
+            // after, on the publishing thread, possibly behind deliveries queued there (a
+            // whole willLoad-finisher pair may still be on its way: the counts say when not).
+            let multiFetches = calls.multi.value
+            let expectedFinishers = (paginated: calls.paginated.value + multiFetches, remote: calls.remote.value + multiFetches)
             await eventually("sources idle") {
                 !paginated.loadState.value.isFetching && !paginated.pagination.value.isLoadingNextPage
                     && !remote.loadState.value.isFetching && !multi.loadState.value.isFetching
+                    && logs.paginated.finishers >= expectedFinishers.paginated && logs.remote.finishers >= expectedFinishers.remote
                     && [logs.paginated, logs.remote, logs.multi].allSatisfy { lifecycleViolation($0.values) == nil }
             }
-            let multiFetches = calls.multi.value
             for (name, log, fetches) in [
                 ("paginated", logs.paginated, calls.paginated.value + multiFetches),
                 ("remote", logs.remote, calls.remote.value + multiFetches),

@@ -78,7 +78,9 @@ final class SourceEngine<Object: Hashable & Sendable>: @unchecked Sendable {
     /// Applies `event` to the load state and sends it, in one step under the graph lock: a
     /// thread that reads the new state and then observes ``loadEvents`` does not receive
     /// `event` (its deliveries were fixed when it was sent), and one that observes first
-    /// reads the old state until `event` is on its way to it.
+    /// reads the old state until `event` is on its way to it. On the emitting thread the
+    /// event's observers are therefore queued before the state's (the state is stored as
+    /// `modify` returns).
     func emit(_ event: LoadEvent) {
         let hasContent = snapshot.objectCount > 0
         loadState.modify { state in

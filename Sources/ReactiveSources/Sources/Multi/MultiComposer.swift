@@ -11,10 +11,13 @@ import Signals
 ///
 /// Publishing from an observer, rather than computing in a derived property, is what keeps
 /// the snapshot and the aggregated load state consistent when a child changes on one thread
-/// at a time: the child's change reaches the composer before the child's load event reaches
-/// the ``MultiLoadAggregator`` (a source publishes its snapshot before it sends the event),
-/// and the Multi's own observers are queued behind both, so whoever observes the Multi sees
-/// a snapshot and a load state that belong together. When two threads drive the same child
+/// at a time: a child that changes its snapshot does so before it sends the load event, so
+/// the change reaches the composer before the event reaches the ``MultiLoadAggregator``
+/// (whose `hasContent` reads the composed snapshot). An event that comes without a snapshot
+/// change (a start, a cancel) may reach the aggregator first; the composer then folds in
+/// only the child's new load state (its status placeholder), right after, still before the
+/// Multi's own observers, which are queued behind both: whoever observes the Multi sees a
+/// snapshot and a load state that belong together. When two threads drive the same child
 /// at once, delivery is per thread (see Signals), so one thread may compose the child's
 /// final snapshot while the other has not yet told the aggregator; the load state then
 /// catches up right after, and its observers are called with the final state.

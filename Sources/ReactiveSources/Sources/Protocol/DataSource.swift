@@ -15,9 +15,10 @@ import Signals
 /// `Property` (on the thread that made the change, never concurrently with themselves,
 /// with no lock held). A snapshot and the load
 /// state it belongs to are published in one `batch`, so an observer never sees one without
-/// the other. A load event and the load state it produces change in one step: a thread
-/// that reads ``loadState`` and then observes ``loadEvents`` receives the events after the
-/// state it read, never the one that produced it.
+/// the other. The package's sources change a load state and send the load event that
+/// produced it in one step: a thread that reads ``loadState`` and then observes
+/// ``loadEvents`` receives only events sent after that state was published, never the one
+/// that produced it (and misses those sent between its read and its `observe`).
 public protocol DataSource<Object>: AnyObject, Sendable {
     /// The type of the objects shown.
     associatedtype Object: Hashable & Sendable
