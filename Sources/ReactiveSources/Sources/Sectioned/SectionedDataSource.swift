@@ -5,8 +5,10 @@ import Signals
 ///
 /// - **Grouping.** Every object with the same key ends up in the same section (not only
 ///   adjacent ones). Section titles come from the key (`title(for:)`, by default the key's
-///   description); section identity is the title plus the key's hash-independent text, so
-///   use keys whose descriptions differ.
+///   description), and so does a section's `id`, which diffs match sections by: two keys
+///   with the same title make two sections with the same id, which a diff pairs by order
+///   (the change sets stay valid, but a view may animate one as the other), so give keys
+///   titles that differ.
 /// - **Order.** Sections follow `sectionOrder`: by default the order in which each key first
 ///   appears in the child's objects; or sorted by key. Within a section, objects keep the
 ///   child's order unless `objectOrder` is given (then sorted, stably).
