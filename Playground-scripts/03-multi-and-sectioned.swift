@@ -64,12 +64,6 @@ final class HandFeed<Object: Sendable>: Sendable {
     func fail(_ error: any Error) { input.yield(.fail(error)) }
 }
 
-/// Waits until `source` has no fetch in flight (its load state is the last thing a
-/// finishing fetch publishes, so every observer has run by then).
-func settled(_ source: some DataSource) async {
-    for await state in source.loadState.values where !state.isFetching { return }
-}
-
 // MARK: - Printing snapshots and change sets
 
 func show(_ snapshot: Snapshot<Photo>, indent: String = "    ") {
@@ -129,7 +123,7 @@ await albumFeed.send([Photo(name: "dunes.jpg", album: "Desert"), Photo(name: "wa
 await albumFeed.send([Photo(name: "shell.jpg", album: "Beach")])
 await albumFeed.send([Photo(name: "cactus.jpg", album: "Desert"), Photo(name: "bridge.jpg", album: "City")])
 albumFeed.finish()
-await settled(albums)
+await albums.settled()
 print("  albums: \(albums.numberOfSections) sections, \(albums.allObjects.count) photos, state \(albums.contentState.value)")
 albumWatch.cancel()
 

@@ -72,11 +72,6 @@ final class FixtureServer {
 
 // MARK: - Waiting and printing
 
-/// Waits until `source` has no first load in flight.
-func settled(_ source: some DataSource) async {
-    for await state in source.loadState.values where !state.isFetching { return }
-}
-
 /// Waits until no next page is loading.
 func pageSettled(_ source: PaginatedDataSource<Item>) async {
     for await state in source.pagination.values where !state.isLoadingNextPage { return }
@@ -145,7 +140,7 @@ items.fetchData()                    // a refresh: loads page 1
 // END README
 
 print("== fetchData(): the first page")
-await settled(items)
+await items.settled()
 report(items)
 
 print("== the view displays the last item: willDisplayRow loads the next page")
@@ -172,7 +167,7 @@ print("  loading? \(items.pagination.value.isLoadingNextPage)")
 
 print("== fetchData() again: a refresh starts over from page 1, replacing the content at once")
 items.fetchData()
-await settled(items)
+await items.settled()
 report(items)
 
 print("== what the server saw")

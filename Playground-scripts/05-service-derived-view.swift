@@ -90,11 +90,6 @@ func caughtUp(_ service: BadgeService, with summary: InboxSummary) async {
     for await shown in service.shown.values where shown == summary { return }
 }
 
-/// Waits until `source` has no fetch in flight.
-func settled(_ source: some DataSource) async {
-    for await state in source.loadState.values where !state.isFetching { return }
-}
-
 let server = MailServer()
 
 // README: derived-view
@@ -111,7 +106,7 @@ await service.bind(to: summary)
 // END README
 
 func step(_ title: String) async {
-    await settled(inbox)
+    await inbox.settled()
     let current = summary.value            // a derived property is current right away
     await caughtUp(service, with: current)  // the service catches up asynchronously
     print("== \(title)")
@@ -143,7 +138,7 @@ await service.unbind()
 await server.setOnline(true)
 await server.receive(Message(id: 4, subject: "Re: Lunch"))
 inbox.fetchData()
-await settled(inbox)
+await inbox.settled()
 print("== after unbind(), new mail and a refresh")
 print("  summary: \(summary.value.unread) unread (the derived property is still current)")
 print("  badge:   \(await service.badge)   (the service no longer follows)")

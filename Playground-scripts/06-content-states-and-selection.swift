@@ -38,10 +38,6 @@ let fetcher = ClosureFetcher<String> { sink in
     }
 }
 
-func settled(_ source: some DataSource) async {
-    for await state in source.loadState.values where !state.isFetching { return }
-}
-
 func rows(_ source: some DataSource<String>) -> String {
     let rows = source.snapshot.sections.flatMap(\.rows).map { row -> String in
         switch row {
@@ -75,7 +71,7 @@ answer.value = .tasks([])
 tasks.fetchData()
 show("fetching")
 released.value = true
-await settled(tasks)
+await tasks.settled()
 show("finished with nothing")
 
 released.value = false
@@ -83,7 +79,7 @@ answer.value = .tasks(["Write the tests", "Ship it"])
 tasks.fetchData()
 show("fetching again")
 released.value = true
-await settled(tasks)
+await tasks.settled()
 show("finished with tasks")
 
 // With content on screen a fetch is a refresh: the objects stay, no loading row.
@@ -92,7 +88,7 @@ answer.value = .failure("The server is down.")
 tasks.fetchData()
 show("refreshing")
 released.value = true
-await settled(tasks)
+await tasks.settled()
 // A failed refresh keeps the content and adds an error row after it.
 show("refresh failed")
 

@@ -1,0 +1,23 @@
+import Signals
+
+extension DataSource {
+    /// Waits until no fetch is in flight and returns the load state at that moment: at once
+    /// when the source is idle, otherwise when the fetch in flight ends (finished, failed or
+    /// cancelled). A fetch started before that one ends is waited for too.
+    ///
+    /// Start the fetch first (`fetchData()`, then `await settled()`): the state is read when
+    /// the wait begins, and a fetch that has not started yet is not waited for. The returned
+    /// state was published after the snapshot it belongs to, so the snapshot read next shows
+    /// the fetch's result. A paginated source's next-page loads are not fetches: wait for
+    /// those on its `pagination`.
+    ///
+    /// Cancelling the calling task ends the wait early: it then returns the current state,
+    /// which may still be fetching. The fetch itself is not cancelled.
+    @discardableResult
+    public func settled() async -> LoadState {
+        for await state in loadState.values where !state.isFetching {
+            return state
+        }
+        return loadState.value
+    }
+}

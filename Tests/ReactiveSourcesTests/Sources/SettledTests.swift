@@ -1,0 +1,94 @@
+import Foundation
+import Signals
+import Testing
+import ReactiveSources
+
+/// `settled()`: waits for the fetch in flight, whatever its outcome, and returns the state.
+@Suite("Waiting for a source to settle")
+struct SettledTests {
+    @Test func anIdleSourceSettlesAtOnce() async {
+        let source = RemoteDataSource(name: "idle", fetcher: ScriptedFetcher<Int>())
+        let state = await source.settled()
+        #expect(state.status == .idle)
+        #expect(state.content.phase == .initial)
+    }
+
+    @Test func waitsForTheFetchToFinishAndSeesItsObjects() async {
+        let fetcher = ScriptedFetcher<Int>()
+        let source = RemoteDataSource(name: "numbers", fetcher: fetcher)
+        source.fetchData()
+        let waiter = Task { await source.settled() }
+        await eventually("call") { fetcher.calls.count == 1 }
+        fetcher.calls[0].deliver([1, 2])
+        await eventually("batch shown") { source.allObjects == [1, 2] }
+        fetcher.calls[0].deliver([3])
+        fetcher.calls[0].finish()
+        let state = await waiter.value
+        #expect(state.status == .finished)
+        #expect(source.allObjects == [1, 2, 3], "the snapshot is published before the state")
+    }
+
+    @Test func returnsTheFailureOfAFailedFetch() async {
+        let fetcher = ScriptedFetcher<Int>()
+        let source = RemoteDataSource(name: "numbers", fetcher: fetcher)
+        source.fetchData()
+        let waiter = Task { await source.settled() }
+        await eventually("call") { fetcher.calls.count == 1 }
+        fetcher.calls[0].fail(TestFailure("server on fire"))
+        let state = await waiter.value
+        #expect(state.error?.message.contains("server on fire") == true, "\(state)")
+    }
+
+    @Test func waitsForAFetchThatSupersedesTheOneInFlight() async {
+        let fetcher = ScriptedFetcher<Int>()
+        let source = RemoteDataSource(name: "numbers", fetcher: fetcher)
+        source.fetchData()
+        await eventually("first call") { fetcher.calls.count == 1 }
+        let settled = Recorder<LoadState>()
+        let waiter = Task { settled.append(await source.settled()) }
+        source.fetchData()
+        await eventually("second call") { fetcher.calls.count == 2 }
+        try? await Task.sleep(nanoseconds: 20_000_000)
+        #expect(settled.count == 0, "the superseded fetch's end is not the end of the wait")
+        fetcher.calls[1].deliver([7])
+        fetcher.calls[1].finish()
+        await waiter.value
+        #expect(settled.values.first?.status == .finished)
+        #expect(source.allObjects == [7])
+    }
+
+    @Test func aMultiSettlesWhenEveryChildHas() async {
+        let first = ScriptedFetcher<Int>()
+        let second = ScriptedFetcher<Int>()
+        let multi = MultiDataSource(name: "both", children: [
+            RemoteDataSource(name: "a", fetcher: first), RemoteDataSource(name: "b", fetcher: second),
+        ])
+        multi.fetchData()
+        let settled = Recorder<LoadState>()
+        let waiter = Task { settled.append(await multi.settled()) }
+        await eventually("calls") { first.calls.count == 1 && second.calls.count == 1 }
+        first.calls[0].deliver([1])
+        first.calls[0].finish()
+        try? await Task.sleep(nanoseconds: 20_000_000)
+        #expect(settled.count == 0, "one child is still loading")
+        second.calls[0].deliver([2])
+        second.calls[0].finish()
+        await waiter.value
+        #expect(settled.values.first?.status == .finished)
+        #expect(multi.snapshot.sections.map(\.objects) == [[1], [2]])
+    }
+
+    @Test func cancellingTheWaitReturnsTheCurrentStateAndLeavesTheFetchRunning() async {
+        let fetcher = ScriptedFetcher<Int>()
+        let source = RemoteDataSource(name: "numbers", fetcher: fetcher)
+        source.fetchData()
+        let waiter = Task { await source.settled() }
+        await eventually("call") { fetcher.calls.count == 1 }
+        waiter.cancel()
+        let state = await waiter.value
+        #expect(state.isFetching)
+        #expect(!fetcher.calls[0].wasCancelled, "the fetch goes on")
+        fetcher.calls[0].finish()
+        #expect(await source.settled().status == .finished)
+    }
+}
