@@ -151,6 +151,43 @@ struct RemoteDataSourceTests {
         await eventually("first call cancelled") { fetcher.calls[0].wasCancelled }
     }
 
+    @Test func aFetchCancelledBeforeItFirstSuspendsEndsOnceAndLandsNothing() async {
+        // The fetcher cancels the fetch running it before it first suspends (while the source
+        // is still starting its task), then delivers and returns at once; the next fetch
+        // supersedes itself the same way from inside its fetcher.
+        final class SourceBox: @unchecked Sendable { weak var source: RemoteDataSource<Int>? }
+        let box = SourceBox()
+        let calls = Counter()
+        let fetcher = ClosureFetcher<Int> { sink in
+            calls.increment()
+            switch calls.value {
+            case 1: box.source?.cancelFetch()
+            case 3: box.source?.fetchData()
+            default: break
+            }
+            await sink.deliver([calls.value])
+        }
+        let source = RemoteDataSource(name: "self-cancelling", fetcher: fetcher)
+        box.source = source
+        let log = EventLog(source)
+        source.fetchData()
+        await log.waitForFinishers(1)
+        try? await Task.sleep(nanoseconds: 20_000_000)
+        #expect(log.values == [.willLoad, .didFail(.cancelled)])
+        #expect(source.allObjects.isEmpty, "the cancelled fetch's batch never lands")
+
+        source.fetchData()
+        await log.waitForFinishers(2)
+        #expect(source.allObjects == [2])
+
+        source.fetchData()  // call 3 starts call 4 from inside the fetcher
+        await log.waitForFinishers(4)
+        try? await Task.sleep(nanoseconds: 20_000_000)
+        #expect(Array(log.values.dropFirst(5)) == [.willLoad, .didFail(.cancelled), .willLoad, .didPartiallyLoad, .didFinishLoading],
+                "exactly one finisher per fetch: \(log.values)")
+        #expect(source.allObjects == [4], "only the newest fetch lands")
+    }
+
     @Test func cancelEndsTheFetchAndCancelsTheTask() async {
         let fetcher = ScriptedFetcher<String>()
         let source = RemoteDataSource(name: "Feed", fetcher: fetcher)
