@@ -104,7 +104,7 @@ struct PaginatedHTTPTests {
         #expect(feed.allObjects.count == 20, "invalid paths are ignored")
     }
 
-    @Test func aRefreshReplacesContentOnlyWhenItsFirstPageArrivesAndIgnoresTheOlderResponse() async throws {
+    @Test func aRefreshReplacesContentOnlyWhenItsFirstPageArrivesAndSupersedesTheOlderOne() async throws {
         let tag = uniqueTag()
         let feed = source(tag: tag)
         feed.fetchData()
@@ -113,8 +113,10 @@ struct PaginatedHTTPTests {
         await waitIdle(feed)
         #expect(feed.allObjects.count == 20)
 
-        // Refresh A is slow, refresh B is fast: B's page lands, A's late answer must not.
-        // (A's delay outlasts any stall of the test; B's cancel of A closes its connection.)
+        // Refresh A is slow, refresh B is fast: B's page lands and A ends cancelled. (A's
+        // delay outlasts any stall of the test; B's cancel of A closes its connection, so A
+        // never answers here: that a late answer is ignored is checked with fake transports,
+        // in the seeded interleavings.)
         try await server.script(tag: tag, [["delay_ms": 10_000], ["delay_ms": 0]])
         let log = EventLog(feed)
         feed.fetchData()

@@ -131,30 +131,9 @@ struct RemoteDataSourceTests {
         #expect(fetcher.calls[0].wasCancelled, "the superseded fetch's task was cancelled")
     }
 
-    @Test func theFetcherStartsBeforeFetchDataReturns() async {
-        let fetcher = ScriptedFetcher<String>()
-        let source = RemoteDataSource(name: "Feed", fetcher: fetcher)
-        source.fetchData()
-        if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
-            #expect(fetcher.calls.count == 1, "the fetcher ran on the calling thread up to its first suspension")
-            source.fetchData()
-            #expect(fetcher.calls.count == 2)
-        } else {
-            await eventually("first call") { fetcher.calls.count == 1 }
-            source.fetchData()
-            await eventually("two calls") { fetcher.calls.count == 2 }
-        }
-        fetcher.calls[1].deliver(["a"])
-        fetcher.calls[1].finish()
-        await eventually("finished") { source.loadState.value.status == .finished }
-        #expect(source.allObjects == ["a"])
-        await eventually("first call cancelled") { fetcher.calls[0].wasCancelled }
-    }
-
-    @Test func aFetchCancelledBeforeItFirstSuspendsEndsOnceAndLandsNothing() async {
-        // The fetcher cancels the fetch running it before it first suspends (while the source
-        // is still starting its task), then delivers and returns at once; the next fetch
-        // supersedes itself the same way from inside its fetcher.
+    @Test func aFetchCancelledOrSupersededFromItsOwnFetcherEndsOnceAndLandsNothing() async {
+        // The fetcher cancels the fetch running it, then delivers and returns at once; a later
+        // fetch is superseded the same way, by a fetch started from inside its fetcher.
         final class SourceBox: @unchecked Sendable { weak var source: RemoteDataSource<Int>? }
         let box = SourceBox()
         let calls = Counter()

@@ -3,7 +3,8 @@ import Signals
 extension DataSource {
     /// Waits until no fetch is in flight and returns the load state at that moment: at once
     /// when the source is idle, otherwise when the fetch in flight ends (finished, failed or
-    /// cancelled). A fetch started before that one ends is waited for too.
+    /// cancelled). A fetch started before that one ends is waited for too, and so may be one
+    /// started just after it ends, before the waiting task resumes.
     ///
     /// Start the fetch first (`fetchData()`, then `await settled()`): the state is read when
     /// the wait begins, and a fetch that has not started yet is not waited for. The returned

@@ -12,14 +12,11 @@ import Signals
 ///   resets `isFetching` and ends the fetch with `didFail(.cancelled)`.
 /// - A failed fetch keeps the objects already shown.
 /// - Batches and finishers of a superseded fetch are ignored, whenever they arrive.
-/// - Where the fetcher runs: `fetchData()` runs it on the calling thread until it first
-///   suspends (an HTTP fetcher has handed its request to URLSession when `fetchData()`
-///   returns), then on the global concurrent executor. A fetcher must not block before it
-///   suspends. (On Apple systems before macOS 26 / iOS 26 it starts as a regular task.)
-///   A fetcher that delivers and returns without suspending, started inside a `batch` or an
-///   observer, publishes its result in the same delivery as the start: `loadState`
-///   observers then see the end state without the loading one (`loadEvents` still
-///   delivers every event, in order).
+/// - Where the fetcher runs: in a task of its own on the global concurrent executor, so
+///   `fetchData()` returns before the fetcher starts, and a fetcher that works before it
+///   first suspends (``FileLinesFetcher`` reads a file) never holds up the caller's thread.
+///   (``PaginatedDataSource``, whose fetchers are HTTP requests, starts them on the
+///   caller's thread instead.)
 ///
 /// Thread-safe; see ``DataSource`` for observer threading.
 public final class RemoteDataSource<Object: Hashable & Sendable>: DataSource {
@@ -66,7 +63,7 @@ public final class RemoteDataSource<Object: Hashable & Sendable>: DataSource {
         let engine = self.engine
         let placeholders = self.placeholders
         let batches = BatchCounter()
-        let fetch = engine.begin(prepare: {
+        engine.begin(prepare: {
             if clearsContentOnRefresh && !engine.snapshot.sections[0].objects.isEmpty {
                 var cleared = engine.snapshot
                 cleared.sections[0].objects = []
@@ -75,34 +72,35 @@ public final class RemoteDataSource<Object: Hashable & Sendable>: DataSource {
             }
             let showsLoading = placeholders.contains(.loading) && engine.snapshot.sections[0].objects.isEmpty
             engine.setPlaceholder(showsLoading ? .loading : nil, inSection: 0)
-        }, start: { _ in nil })
-        engine.start(fetch) {
-            do {
-                try await fetcher.fetch(into: FetchSink { batch in
-                    engine.ifCurrent(fetch) {
-                        Self.apply(batch, isFirst: batches.next() == 0, to: engine, placeholders: placeholders)
-                        engine.emit(.didPartiallyLoad)
+        }, start: { fetch in
+            Task {
+                do {
+                    try await fetcher.fetch(into: FetchSink { batch in
+                        engine.ifCurrent(fetch) {
+                            Self.apply(batch, isFirst: batches.next() == 0, to: engine, placeholders: placeholders)
+                            engine.emit(.didPartiallyLoad)
+                        }
+                    })
+                    try Task.checkCancellation()
+                    engine.finish(fetch) {
+                        if batches.count == 0 {
+                            // Finished without any batch: the content is now empty.
+                            var empty = engine.snapshot
+                            empty.sections[0].objects = []
+                            engine.replace(with: empty)
+                        }
+                        let isEmpty = engine.snapshot.sections[0].objects.isEmpty
+                        let placeholder: Placeholder? = isEmpty && placeholders.contains(.noResults) ? .noResults : nil
+                        engine.setPlaceholder(placeholder, inSection: 0)
                     }
-                })
-                try Task.checkCancellation()
-                engine.finish(fetch) {
-                    if batches.count == 0 {
-                        // Finished without any batch: the content is now empty.
-                        var empty = engine.snapshot
-                        empty.sections[0].objects = []
-                        engine.replace(with: empty)
+                } catch {
+                    engine.fail(fetch, error: error) { failure in
+                        let placeholder: Placeholder? = placeholders.contains(.errors) ? .error(message: failure.message) : nil
+                        engine.setPlaceholder(placeholder, inSection: 0)
                     }
-                    let isEmpty = engine.snapshot.sections[0].objects.isEmpty
-                    let placeholder: Placeholder? = isEmpty && placeholders.contains(.noResults) ? .noResults : nil
-                    engine.setPlaceholder(placeholder, inSection: 0)
-                }
-            } catch {
-                engine.fail(fetch, error: error) { failure in
-                    let placeholder: Placeholder? = placeholders.contains(.errors) ? .error(message: failure.message) : nil
-                    engine.setPlaceholder(placeholder, inSection: 0)
                 }
             }
-        }
+        })
     }
 
     /// Cancels the fetch in flight: it ends with `didFail(.cancelled)`, `isFetching` becomes false and the objects already shown stay. Does nothing when idle.
