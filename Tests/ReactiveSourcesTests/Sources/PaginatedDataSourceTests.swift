@@ -210,6 +210,43 @@ struct PaginatedDataSourceTests {
         #expect(source.allObjects.map(\.id) == [1, 3, 4, 2], "page 3 is dropped first; 2 was forgotten with page 1")
     }
 
+    @Test func aFetchStartedInABatchThatNeverSuspendsPublishesItsEndInOneDelivery() async {
+        let fetcher = ClosurePageFetcher<Int> { _ in Page(objects: [1, 2], next: nil) }
+        let source = PaginatedDataSource(name: "instant", fetcher: fetcher)
+        let log = EventLog(source)
+        let statuses = Recorder<FetchStatus>()
+        let watch = source.loadState.observe(emitsCurrentValue: false) { statuses.append($0.status) }
+        defer { watch.cancel() }
+        batch { source.fetchData() }
+        if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+            #expect(log.values == [.willLoad, .didFinishLoading], "every event, in order")
+            #expect(statuses.values == [.finished], "the load state observer sees the end state only")
+            #expect(source.allObjects == [1, 2])
+        } else {
+            await log.waitForFinishers(1)
+            #expect(log.values == [.willLoad, .didFinishLoading])
+        }
+    }
+
+    @Test func aWillLoadObserverThatCancelsKeepsTheFetcherFromStarting() async throws {
+        let calls = Counter()
+        let fetcher = ClosurePageFetcher<Int> { _ in
+            calls.increment()
+            return Page(objects: [1], next: nil)
+        }
+        let source = PaginatedDataSource(name: "cancelled at once", fetcher: fetcher)
+        let log = EventLog(source)
+        let canceller = source.loadEvents.observe { [weak source] event in
+            if event == .willLoad { source?.cancelFetch() }
+        }
+        defer { canceller.cancel() }
+        source.fetchData()
+        try await Task.sleep(nanoseconds: 20_000_000)
+        #expect(calls.value == 0, "the fetch ended before its fetcher was started")
+        #expect(log.values == [.willLoad, .didFail(.cancelled)])
+        #expect(source.allObjects.isEmpty)
+    }
+
     @Test func nextPageIsRequestedBeforeFetchNextPageReturns() async {
         let fetcher = ScriptedPageFetcher()
         let (source, _) = await loaded(fetcher)
