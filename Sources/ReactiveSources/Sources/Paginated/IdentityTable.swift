@@ -61,34 +61,48 @@ final class IdentityTable {
     ///
     /// A hash match whose recorded position is not in `shown` or the new objects (left by
     /// an identity whose hash changed since it was recorded) counts as no match.
+    ///
+    /// When nothing repeats (the usual page) the result is `objects` itself, not a copy: the
+    /// new objects are a prefix of `objects` until the first repeat, and a separate array is
+    /// made only then.
     @inlinable
     func insertNew<Object, Identity: Hashable>(
         _ objects: [Object], after shown: ArraySlice<Object>, identity: (Object) -> Identity
     ) -> [Object] {
         reserve(objects.count)
-        var fresh: [Object] = []
-        fresh.reserveCapacity(objects.count)
+        var fresh: [Object]?
+        var freshCount = 0
         let mask = capacity - 1
-        candidates: for object in objects {
+        candidates: for (offset, object) in objects.enumerated() {
             let key = identity(object)
             let tag = Self.tag(of: key)
             var slot = Int(truncatingIfNeeded: tag) & mask
             while slots[slot].tag != 0 {
                 if slots[slot].tag == tag {
                     let index = slots[slot].position - base
+                    var isRepeat = false
                     if index >= 0 && index < shown.count {
-                        if identity(shown[shown.startIndex + index]) == key { continue candidates }
-                    } else if index >= shown.count && index - shown.count < fresh.count {
-                        if identity(fresh[index - shown.count]) == key { continue candidates }
+                        isRepeat = identity(shown[shown.startIndex + index]) == key
+                    } else if index >= shown.count && index - shown.count < freshCount {
+                        let earlier = index - shown.count
+                        isRepeat = identity(fresh?[earlier] ?? objects[earlier]) == key
+                    }
+                    if isRepeat {
+                        if fresh == nil {
+                            fresh = Array(objects[..<offset])
+                            fresh!.reserveCapacity(objects.count - 1)
+                        }
+                        continue candidates
                     }
                 }
                 slot = (slot + 1) & mask
             }
-            slots[slot] = Slot(tag: tag, position: base + shown.count + fresh.count)
+            slots[slot] = Slot(tag: tag, position: base + shown.count + freshCount)
             count += 1
-            fresh.append(object)
+            freshCount += 1
+            fresh?.append(object)
         }
-        return fresh
+        return fresh ?? objects
     }
 
     /// Forgets the identities of the first `dropped` objects of `shown`, which the caller is
