@@ -6,6 +6,15 @@ import ReactiveSources
 /// `settled()`: waits for the fetch in flight, whatever its outcome, and returns the state.
 @Suite("Waiting for a source to settle")
 struct SettledTests {
+    /// A source over a scripted fetcher, fetching: its fetcher's first call has started.
+    private func fetchingSource() async -> (ScriptedFetcher<Int>, RemoteDataSource<Int>) {
+        let fetcher = ScriptedFetcher<Int>()
+        let source = RemoteDataSource(name: "numbers", fetcher: fetcher)
+        source.fetchData()
+        await eventually("call") { fetcher.calls.count == 1 }
+        return (fetcher, source)
+    }
+
     @Test func anIdleSourceSettlesAtOnce() async {
         let source = RemoteDataSource(name: "idle", fetcher: ScriptedFetcher<Int>())
         let state = await source.settled()
@@ -14,11 +23,8 @@ struct SettledTests {
     }
 
     @Test func waitsForTheFetchToFinishAndSeesItsObjects() async {
-        let fetcher = ScriptedFetcher<Int>()
-        let source = RemoteDataSource(name: "numbers", fetcher: fetcher)
-        source.fetchData()
+        let (fetcher, source) = await fetchingSource()
         let waiter = Task { await source.settled() }
-        await eventually("call") { fetcher.calls.count == 1 }
         fetcher.calls[0].deliver([1, 2])
         await eventually("batch shown") { source.allObjects == [1, 2] }
         fetcher.calls[0].deliver([3])
@@ -29,21 +35,15 @@ struct SettledTests {
     }
 
     @Test func returnsTheFailureOfAFailedFetch() async {
-        let fetcher = ScriptedFetcher<Int>()
-        let source = RemoteDataSource(name: "numbers", fetcher: fetcher)
-        source.fetchData()
+        let (fetcher, source) = await fetchingSource()
         let waiter = Task { await source.settled() }
-        await eventually("call") { fetcher.calls.count == 1 }
         fetcher.calls[0].fail(TestFailure("server on fire"))
         let state = await waiter.value
         #expect(state.error?.message.contains("server on fire") == true, "\(state)")
     }
 
     @Test func waitsForAFetchThatSupersedesTheOneInFlight() async {
-        let fetcher = ScriptedFetcher<Int>()
-        let source = RemoteDataSource(name: "numbers", fetcher: fetcher)
-        source.fetchData()
-        await eventually("first call") { fetcher.calls.count == 1 }
+        let (fetcher, source) = await fetchingSource()
         let settled = Recorder<LoadState>()
         let waiter = Task { settled.append(await source.settled()) }
         source.fetchData()
@@ -79,11 +79,8 @@ struct SettledTests {
     }
 
     @Test func cancellingTheWaitReturnsTheCurrentStateAndLeavesTheFetchRunning() async {
-        let fetcher = ScriptedFetcher<Int>()
-        let source = RemoteDataSource(name: "numbers", fetcher: fetcher)
-        source.fetchData()
+        let (fetcher, source) = await fetchingSource()
         let waiter = Task { await source.settled() }
-        await eventually("call") { fetcher.calls.count == 1 }
         waiter.cancel()
         let state = await waiter.value
         #expect(state.isFetching)

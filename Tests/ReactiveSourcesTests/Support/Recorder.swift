@@ -32,6 +32,17 @@ func eventually(
     return false
 }
 
+/// Expects each update's change set to turn the previous update's snapshot into its own,
+/// for updates of consecutive versions: an observer may skip an update published meanwhile
+/// from another thread, whose change set then belongs to the skipped snapshot.
+func expectChangeSetsReplay<Object: Hashable & Sendable>(
+    _ updates: [SnapshotUpdate<Object>], sourceLocation: SourceLocation = #_sourceLocation
+) {
+    for (old, new) in zip(updates, updates.dropFirst()) where new.version == old.version &+ 1 {
+        #expect(new.changes.applied(to: old.snapshot, valuesFrom: new.snapshot) == new.snapshot, sourceLocation: sourceLocation)
+    }
+}
+
 /// Records every load event of a source.
 final class EventLog: @unchecked Sendable {
     let events = Recorder<LoadEvent>()
