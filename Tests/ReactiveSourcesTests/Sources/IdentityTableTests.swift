@@ -50,7 +50,7 @@ struct IdentityTableTests {
                     #expect(added == model.appendNew(page), "round \(round) step \(step)")
                 case 7..<9:
                     let dropped = Int(generator.next() % UInt64(shown.count + 2))
-                    table.dropFirst(dropped, of: shown) { $0.key }
+                    table.dropFirst(dropped, of: shown, identity: { $0.key })
                     shown.removeFirst(min(dropped, shown.count))
                     model.shown.removeFirst(min(dropped, model.shown.count))
                 default:
@@ -80,7 +80,7 @@ struct IdentityTableTests {
         let boxes = (0..<40).map(Box.init)
         var shown = table.insertNew(boxes, after: []) { $0.value }
         for box in boxes { box.value += 1_000 }
-        table.dropFirst(30, of: shown) { $0.value }
+        table.dropFirst(30, of: shown, identity: { $0.value })
         shown.removeFirst(30)
         for box in boxes { box.value -= 1_000 }
         let again = table.insertNew((0..<40).map(Box.init), after: shown[...]) { $0.value }
@@ -93,11 +93,22 @@ struct IdentityTableTests {
         #expect(shown.count == 100_000)
         shown += table.insertNew([99_999, 100_000, 100_000], after: shown[...]) { $0 }
         #expect(shown.count == 100_001)
-        table.dropFirst(50_000, of: shown) { $0 }
+        table.dropFirst(50_000, of: shown, identity: { $0 })
         shown.removeFirst(50_000)
         #expect(table.count == 50_001)
         #expect(table.insertNew([0, 1, 50_000], after: shown[...]) { $0 } == [0, 1])
         table.removeAll()
         #expect(table.count == 0 && table.insertNew([1, 1], after: []) { $0 } == [1])
+    }
+}
+
+/// The table's calls with an identity closure, as `SeenIdentities.keys` makes them.
+private extension IdentityTable {
+    func insertNew<Object, Identity: Hashable>(_ objects: [Object], after shown: ArraySlice<Object>, identity: (Object) -> Identity) -> [Object] {
+        insertNew(objects, after: shown, hash: { identity($0).hashValue }, same: { identity($0) == identity($1) })
+    }
+
+    func dropFirst<Object, Identity: Hashable>(_ dropped: Int, of shown: [Object], identity: (Object) -> Identity) {
+        dropFirst(dropped, of: shown) { identity($0).hashValue }
     }
 }

@@ -5,12 +5,12 @@
 /// A slot is 16 bytes, so a probe reads one cache line and adding a page writes one slot per
 /// new object: the table stays small enough to sit in cache next to the objects (a table of
 /// object copies was three times larger and cost more in cache misses than in hashing). An
-/// identity is hashed once per received object; only a hash match (a duplicate, or a
-/// collision) derives the shown object's identity again to compare.
+/// identity is hashed once per received object, in place; only a hash match (a duplicate,
+/// or a collision) compares two objects' identities.
 ///
-/// Positions count objects appended since the last ``removeAll()``; ``dropFirst(_:of:identity:)``
+/// Positions count objects appended since the last ``removeAll()``; ``dropFirst(_:of:hash:)``
 /// moves the base when the oldest objects go. The caller passes the shown objects as they
-/// stand to every call, and appends what ``insertNew(_:after:identity:)`` returns. The generic
+/// stand to every call, and appends what ``insertNew(_:after:hash:same:)`` returns. The generic
 /// methods are inlinable, so the source's checks are compiled for the client's object type
 /// (see ``SeenIdentities``).
 ///
@@ -50,14 +50,17 @@ final class IdentityTable {
         slots.deallocate()
     }
 
+    /// The tag of an identity whose hash value is `hash`.
     @inlinable
-    static func tag(of identity: some Hashable) -> UInt {
-        UInt(bitPattern: identity.hashValue) | (1 << (UInt.bitWidth - 1))
+    static func tag(hash: Int) -> UInt {
+        UInt(bitPattern: hash) | (1 << (UInt.bitWidth - 1))
     }
 
     /// The objects of `objects` whose identity is neither in `shown` nor earlier in
     /// `objects` (the first of repeats is kept), in order; records them at the positions
-    /// they will have once appended to `shown`.
+    /// they will have once appended to `shown`. `hash` gives an object's identity's hash
+    /// value and `same` tells whether two objects have the same identity; both take the
+    /// objects where they are stored (no copy is made to hash one).
     ///
     /// A hash match whose recorded position is not in `shown` or the new objects (left by
     /// an identity whose hash changed since it was recorded) counts as no match.
@@ -65,27 +68,28 @@ final class IdentityTable {
     /// When nothing repeats (the usual page) the result is `objects` itself, not a copy: the
     /// new objects are a prefix of `objects` until the first repeat, and a separate array is
     /// made only then.
-    @inlinable
-    func insertNew<Object, Identity: Hashable>(
-        _ objects: [Object], after shown: ArraySlice<Object>, identity: (Object) -> Identity
+    @inlinable @inline(__always)
+    func insertNew<Object>(
+        _ objects: [Object], after shown: ArraySlice<Object>, hash: (Object) -> Int, same: (Object, Object) -> Bool
     ) -> [Object] {
         reserve(objects.count)
+        // Locals, not the stored properties, inside the loop: no exclusivity check per object
+        // around the calls to `hash` and `same`.
+        let slots = self.slots, mask = capacity - 1, firstNew = base + shown.count
         var fresh: [Object]?
         var freshCount = 0
-        let mask = capacity - 1
-        candidates: for (offset, object) in objects.enumerated() {
-            let key = identity(object)
-            let tag = Self.tag(of: key)
+        candidates: for offset in objects.indices {
+            let tag = Self.tag(hash: hash(objects[offset]))
             var slot = Int(truncatingIfNeeded: tag) & mask
             while slots[slot].tag != 0 {
                 if slots[slot].tag == tag {
-                    let index = slots[slot].position - base
+                    let index = slots[slot].position - (firstNew - shown.count)
                     var isRepeat = false
                     if index >= 0 && index < shown.count {
-                        isRepeat = identity(shown[shown.startIndex + index]) == key
+                        isRepeat = same(shown[shown.startIndex + index], objects[offset])
                     } else if index >= shown.count && index - shown.count < freshCount {
                         let earlier = index - shown.count
-                        isRepeat = identity(fresh?[earlier] ?? objects[earlier]) == key
+                        isRepeat = fresh.map { same($0[earlier], objects[offset]) } ?? same(objects[earlier], objects[offset])
                     }
                     if isRepeat {
                         if fresh == nil {
@@ -97,23 +101,23 @@ final class IdentityTable {
                 }
                 slot = (slot + 1) & mask
             }
-            slots[slot] = Slot(tag: tag, position: base + shown.count + freshCount)
-            count += 1
+            slots[slot] = Slot(tag: tag, position: firstNew + freshCount)
             freshCount += 1
-            fresh?.append(object)
+            fresh?.append(objects[offset])
         }
+        count += freshCount
         return fresh ?? objects
     }
 
-    /// Forgets the identities of the first `dropped` objects of `shown`, which the caller is
-    /// about to remove; positions then count from the object after them. A `dropped` outside
-    /// `0...shown.count` is clamped.
+    /// Forgets the identities of the first `dropped` objects of `shown` (`hash` as in
+    /// ``insertNew(_:after:hash:same:)``), which the caller is about to remove; positions
+    /// then count from the object after them. A `dropped` outside `0...shown.count` is clamped.
     @inlinable
-    func dropFirst<Object, Identity: Hashable>(_ dropped: Int, of shown: [Object], identity: (Object) -> Identity) {
+    func dropFirst<Object>(_ dropped: Int, of shown: [Object], hash: (Object) -> Int) {
         let dropped = min(max(0, dropped), shown.count)
         let mask = capacity - 1
         for index in 0..<dropped {
-            let tag = Self.tag(of: identity(shown[index]))
+            let tag = Self.tag(hash: hash(shown[index]))
             let position = base + index
             var slot = Int(truncatingIfNeeded: tag) & mask
             while slots[slot].tag != 0 {

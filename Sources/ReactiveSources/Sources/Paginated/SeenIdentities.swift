@@ -39,23 +39,24 @@ final class SeenIdentities<Object>: @unchecked Sendable {
     static func keys<Identity: Hashable>(_ identity: @escaping (Object) -> Identity) -> SeenIdentities {
         let table = IdentityTable()
         return SeenIdentities(
-            insertNew: { table.insertNew($1, after: $0, identity: identity) },
+            insertNew: { table.insertNew($1, after: $0, hash: { identity($0).hashValue }, same: { identity($0) == identity($1) }) },
             append: { $0.append(contentsOf: $1) },
-            dropFirst: { table.dropFirst($0, of: $1, identity: identity) },
+            dropFirst: { table.dropFirst($0, of: $1) { identity($0).hashValue } },
             removeAll: { table.removeAll() }
         )
     }
 }
 
 extension SeenIdentities where Object: Hashable {
-    /// Identities that are the objects themselves.
+    /// Identities that are the objects themselves, hashed and compared where they are
+    /// stored (no copy of an object is made to hash it).
     @inlinable
     static func objects() -> SeenIdentities {
         let table = IdentityTable()
         return SeenIdentities(
-            insertNew: { table.insertNew($1, after: $0) { $0 } },
+            insertNew: { table.insertNew($1, after: $0, hash: { $0.hashValue }, same: ==) },
             append: { $0.append(contentsOf: $1) },
-            dropFirst: { table.dropFirst($0, of: $1) { $0 } },
+            dropFirst: { table.dropFirst($0, of: $1) { $0.hashValue } },
             removeAll: { table.removeAll() }
         )
     }
