@@ -85,7 +85,8 @@ struct FixturePage: Decodable {
 ///   session with the same configuration as ours (`URLSessionTransport.defaultConfiguration()`,
 ///   no `URLCache`), so the ratio is the cost of the source and not of the cache;
 /// - the fetcher alone (diagnostic): `HTTPPageFetcher.fetchPage` in a loop, no source.
-/// The sides alternate sample by sample so drift on the box affects them alike.
+/// The sides alternate sample by sample so drift on the box affects them alike, and a
+/// second run of the raw side (an A/A control) shows how far apart identical sides measure.
 public enum HTTPCase {
     public static func run(config: BenchConfig, server: FixtureServer) async throws -> CaseResult {
         let pages = config.smoke ? 10 : 100
@@ -95,27 +96,54 @@ public enum HTTPCase {
         let session = URLSession(configuration: URLSessionTransport.defaultConfiguration())
         let configuration = RemoteConfiguration(baseURL: server.baseURL, timeout: 10, transport: URLSessionTransport())
         let sides = Sides(server: server, pages: pages, pageSize: pageSize, configuration: configuration, session: session, query: query)
+        let raw = "URLSession + JSONDecoder"
+        let control = "URLSession + JSONDecoder again (A/A control)"
         let runs: [(side: String, run: () async throws -> Void)] = [
             ("ours", sides.oursList),
-            ("URLSession + JSONDecoder", sides.raw),
+            (raw, sides.raw),
             ("ours, awaiting each page (diagnostic)", sides.ours),
             ("HTTPPageFetcher alone (diagnostic)", sides.fetcherOnly),
+            (control, sides.raw),
         ]
         for side in runs { try await side.run() }
         let clock = ContinuousClock()
         var samples = Array(repeating: [Duration](), count: runs.count)
-        for _ in 0..<config.iterations(31) {
-            for (index, side) in runs.enumerated() {
+        // A new order each iteration, from a seed new each run: no side always runs first or
+        // right after the same neighbour (the side after ours pays for some of its clean-up).
+        let seed = UInt64.random(in: 0...UInt64.max)
+        var generator = SplitMix64(seed: seed)
+        for _ in 0..<config.iterations(61) {
+            for index in Array(runs.indices).shuffled(using: &generator) {
                 let start = clock.now
-                try await side.run()
+                try await runs[index].run()
                 samples[index].append(clock.now - start)
             }
         }
+        let measurements = zip(runs, samples).map { Measurement(side: $0.side, samples: $1) }
         return CaseResult(
             group: "http", name: "\(pages) pages x \(pageSize) over loopback HTTP",
-            measurements: zip(runs, samples).map { Measurement(side: $0.side, samples: $1) },
-            baseline: "URLSession + JSONDecoder"
+            measurements: measurements, baseline: raw,
+            notes: [noiseNote(samples[0], samples[1], control: samples[4]) + ", side order seed \(seed)"]
         )
+    }
+
+    /// The paired view of the case: the median of each iteration's ours ÷ raw (drift between
+    /// iterations cancels out), and what the same statistics give for raw against itself,
+    /// that is, how far apart two identical sides measure on this machine in this run.
+    static func noiseNote(_ ours: [Duration], _ raw: [Duration], control: [Duration]) -> String {
+        func median(_ values: [Double]) -> Double {
+            let sorted = values.sorted()
+            return sorted.isEmpty ? .nan : sorted[sorted.count / 2]
+        }
+        func paired(_ a: [Duration], _ b: [Duration]) -> Double {
+            median(zip(a, b).map { $0.seconds / $1.seconds })
+        }
+        func ofMedians(_ a: [Duration], _ b: [Duration]) -> Double {
+            median(a.map(\.seconds)) / median(b.map(\.seconds))
+        }
+        return "ours ÷ raw, median of per-iteration ratios: \(format(paired(ours, raw), 3)); "
+            + "A/A control (raw measured twice, same statistics): ratio of medians \(format(ofMedians(control, raw), 3)), "
+            + "median of per-iteration ratios \(format(paired(control, raw), 3)), over \(raw.count) iterations"
     }
 
     /// Sides of the case (comma-separated: list, ours, raw, fetcher, observe; a `-datafor` suffix
