@@ -11,7 +11,7 @@ import Darwin
 //   reactive-profile <shape> <side> [iterations]
 // e.g. `valgrind --tool=callgrind reactive-profile deep ours 200` (strip debug info from a
 // copy of the binary first: valgrind 3.19 cannot read Swift 6.3's DWARF).
-// Shapes: multi (sides ours, rebuild), sectioned (sides ours, baseline, ours-string, baseline-string), http (sides ours, raw, fetcher), http-cpu (sides ours, raw), deep broad diamond triangle mux repeated unstable avoidable cellx1000 create.
+// Shapes: multi (sides ours, rebuild), sectioned (sides ours, baseline, ours-string, baseline-string), http (sides ours, raw, fetcher), http-cpu (sides ours, raw), pages (side list: the Paginated source over in-memory pages), deep broad diamond triangle mux repeated unstable avoidable cellx1000 create.
 // Sides: ours floor OpenCombine Observation.
 
 /// Runs `body` in a task and blocks until it returns (the top level stays synchronous:
@@ -62,6 +62,11 @@ if arguments[1] == "http" {
 if arguments[1] == "http-cpu" {
     // The CPU part of one page, no socket: the fetcher over a canned response vs JSONDecoder.
     print(try waitFor { try await HTTPCase.profileCPU(side: arguments[2], pages: iterations) })
+    exit(0)
+}
+if arguments[1] == "pages" {
+    // The Paginated source alone: 100 in-memory pages a run, driven as a list drives it.
+    print(try waitFor { try await SourcePagesProfile.run(iterations: iterations) })
     exit(0)
 }
 if arguments[1] == "create" {

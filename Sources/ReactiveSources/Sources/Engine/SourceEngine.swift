@@ -62,7 +62,8 @@ final class SourceEngine<Object: Hashable & Sendable>: @unchecked Sendable {
 
     /// Sets the placeholder row of `section`, publishing only if it changes.
     func setPlaceholder(_ placeholder: Placeholder?, inSection section: Int) {
-        guard snapshot.sections.indices.contains(section), snapshot.sections[section].placeholder != placeholder else { return }
+        let sections = snapshot.sections
+        guard sections.indices.contains(section), sections[section].placeholder != placeholder else { return }
         mutate { $0.setPlaceholder(placeholder, inSection: section) }
     }
 
