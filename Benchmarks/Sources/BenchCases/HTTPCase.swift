@@ -66,6 +66,14 @@ struct FixtureItem: Decodable, Hashable, Sendable {
     var group: String
 }
 
+/// The same objects as an `Identifiable` type: the Paginated source's duplicate rule then
+/// hashes each object's `id` instead of the whole object (diagnostic side).
+struct IdentifiedFixtureItem: Decodable, Hashable, Identifiable, Sendable {
+    var id: Int
+    var title: String
+    var group: String
+}
+
 /// The envelope of the fixture server's `/items` pages, for the raw baseline.
 struct FixturePage: Decodable {
     var page: Int
@@ -104,6 +112,7 @@ public enum HTTPCase {
             ("ours, awaiting each page (diagnostic)", sides.ours),
             ("HTTPPageFetcher alone (diagnostic)", sides.fetcherOnly),
             (control, sides.raw),
+            ("ours, Identifiable objects (diagnostic)", sides.oursListIdentified),
         ]
         for side in runs { try await side.run() }
         let clock = ContinuousClock()
@@ -161,6 +170,7 @@ public enum HTTPCase {
             let sides = Sides(server: server, pages: pages, pageSize: pageSize, configuration: configuration, session: session, query: query)
             switch name.replacingOccurrences(of: "-datafor", with: "") {
             case "list": runs.append(sides.oursList)
+            case "list-identified": runs.append(sides.oursListIdentified)
             case "ours": runs.append(sides.ours)
             case "raw": runs.append(sides.raw)
             case "fetcher": runs.append(sides.fetcherOnly)
@@ -194,8 +204,8 @@ public enum HTTPCase {
         var total: Int { pages * pageSize }
 
         /// The fetcher every side of ours uses (a new one per sample, as a new screen would).
-        func makeFetcher() -> HTTPPageFetcher<FixtureItem> {
-            HTTPPageFetcher<FixtureItem>(
+        func makeFetcher<Item: Decodable & Sendable>(of type: Item.Type = FixtureItem.self) -> HTTPPageFetcher<Item> {
+            HTTPPageFetcher<Item>(
                 configuration: configuration, apiPath: "items", queryItems: query, keyPath: "items",
                 paging: PageNumberPaging(pageSize: pageSize)
             )
@@ -230,8 +240,16 @@ public enum HTTPCase {
         /// sees no more pages (nothing else wakes up per page), or when a load fails (the
         /// server went away): then it throws instead of waiting for pages that never come.
         func oursList() async throws {
-            let fetcher = makeFetcher()
-            let source = PaginatedDataSource(name: "items", fetcher: fetcher)
+            try await drive(PaginatedDataSource(name: "items", fetcher: makeFetcher()))
+        }
+
+        /// `oursList` over ``IdentifiedFixtureItem``: the duplicate rule hashes ids.
+        func oursListIdentified() async throws {
+            try await drive(PaginatedDataSource(name: "items", fetcher: makeFetcher(of: IdentifiedFixtureItem.self)))
+        }
+
+        /// Drives `source` as a list does (see ``oursList()``) until every page is shown.
+        func drive<Item: Hashable & Sendable>(_ source: PaginatedDataSource<Item>) async throws {
             let subscription = SubscriptionBox()
             let failures = SubscriptionBox()
             let pageFailures = SubscriptionBox()
