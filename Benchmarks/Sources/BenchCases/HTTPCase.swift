@@ -156,9 +156,10 @@ public enum HTTPCase {
             + "median of per-iteration ratios \(format(paired(control, raw), 3)), over \(raw.count) iterations"
     }
 
-    /// Sides of the case (comma-separated: list, ours, raw, fetcher, observe; a `-datafor` suffix
-    /// swaps in `URLSession.data(for:)` as the transport), alternating sample by sample, for
-    /// `reactive-profile http <sides>`: prints each side's median.
+    /// Sides of the case (comma-separated: list, list-identified, ours, raw, fetcher,
+    /// raw-transport, observe; a `-datafor` suffix swaps in `URLSession.data(for:)` as the
+    /// transport), each iteration in a new random order, for `reactive-profile http <sides>`:
+    /// prints each side's median and its ratio to the first side's.
     public static func profile(server: FixtureServer, side sideList: String, iterations: Int) async throws -> String {
         let pages = 100, pageSize = 50
         let query = [URLQueryItem(name: "total", value: String(pages * pageSize))]
@@ -183,15 +184,17 @@ public enum HTTPCase {
         let clock = ContinuousClock()
         var samples = Array(repeating: [Duration](), count: runs.count)
         for run in runs { try await run() }
+        var generator = SplitMix64(seed: UInt64.random(in: 0...UInt64.max))
         for _ in 0..<iterations {
-            for (index, run) in runs.enumerated() {
+            for index in Array(runs.indices).shuffled(using: &generator) {
                 let start = clock.now
-                try await run()
+                try await runs[index]()
                 samples[index].append(clock.now - start)
             }
         }
-        return zip(names, samples).map { name, durations in
-            "http \(name): median \(durations.sorted()[durations.count / 2]) of \(iterations) x \(pages) pages"
+        let medians = samples.map { $0.sorted()[$0.count / 2] }
+        return zip(names, medians).map { name, median in
+            "http \(name): median \(median) of \(iterations) x \(pages) pages, \(format(median / medians[0], 3))x the first side"
         }.joined(separator: "\n")
     }
 
