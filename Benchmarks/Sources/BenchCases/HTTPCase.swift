@@ -94,10 +94,15 @@ struct FixturePage: Decodable {
 /// - raw again (A/A control): the raw side measured a second time, to show how far apart
 ///   identical sides measure in this run;
 /// - ours over `Identifiable` objects (diagnostic): the duplicate rule hashes ids.
-/// Every iteration runs each side once, in a new random order, so drift on the box and
-/// the after-effects of the side before affect them alike. (`reactive-profile http ours`
-/// also has the source awaited page by page, from a task.)
+/// Every iteration runs each side once, in a new random order (`BENCH_SEED` replays one),
+/// after an untimed pause that lets the previous side's tail (its last task unwinding,
+/// URLSession's bookkeeping) finish: no side is timed while another one's clean-up runs,
+/// and drift on the box affects every side alike. (`reactive-profile http ours` also has
+/// the source awaited page by page, from a task.)
 public enum HTTPCase {
+    static let raw = "URLSession + JSONDecoder"
+    static let control = "URLSession + JSONDecoder again (A/A control)"
+
     public static func run(config: BenchConfig, server: FixtureServer) async throws -> CaseResult {
         let pages = config.smoke ? 10 : 100
         let pageSize = 50
@@ -106,8 +111,6 @@ public enum HTTPCase {
         let session = URLSession(configuration: URLSessionTransport.defaultConfiguration())
         let configuration = RemoteConfiguration(baseURL: server.baseURL, timeout: 10, transport: URLSessionTransport())
         let sides = Sides(server: server, pages: pages, pageSize: pageSize, configuration: configuration, session: session, query: query)
-        let raw = "URLSession + JSONDecoder"
-        let control = "URLSession + JSONDecoder again (A/A control)"
         let runs: [(side: String, run: () async throws -> Void)] = [
             ("ours", sides.oursList),
             (raw, sides.raw),
@@ -118,12 +121,11 @@ public enum HTTPCase {
         for side in runs { try await side.run() }
         let clock = ContinuousClock()
         var samples = Array(repeating: [Duration](), count: runs.count)
-        // A new order each iteration, from a seed new each run: no side always runs first or
-        // right after the same neighbour (the side after ours pays for some of its clean-up).
-        let seed = UInt64.random(in: 0...UInt64.max)
+        let seed = ProcessInfo.processInfo.environment["BENCH_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
         var generator = SplitMix64(seed: seed)
         for _ in 0..<config.iterations(151) {
             for index in Array(runs.indices).shuffled(using: &generator) {
+                try await Task.sleep(for: .milliseconds(5))
                 let start = clock.now
                 try await runs[index].run()
                 samples[index].append(clock.now - start)
@@ -133,32 +135,33 @@ public enum HTTPCase {
         return CaseResult(
             group: "http", name: "\(pages) pages x \(pageSize) over loopback HTTP",
             measurements: measurements, baseline: raw,
-            notes: [noiseNote(samples[0], samples[1], control: samples[3]) + ", side order seed \(seed)"]
+            notes: [pairedNote(measurements) + "; side order seed \(seed) (BENCH_SEED replays it)"]
         )
     }
 
-    /// The paired view of the case: the median of each iteration's ours ÷ raw (drift between
-    /// iterations cancels out), and what the same statistics give for raw against itself,
-    /// that is, how far apart two identical sides measure on this machine in this run.
-    static func noiseNote(_ ours: [Duration], _ raw: [Duration], control: [Duration]) -> String {
+    /// The paired view of the case: for each side, the median over iterations of that
+    /// iteration's side ÷ raw (drift between iterations cancels out), next to the ratio of
+    /// medians the table shows. The A/A control's figures show how far apart two identical
+    /// sides measure on this machine in this run.
+    static func pairedNote(_ measurements: [Measurement]) -> String {
         func median(_ values: [Double]) -> Double {
             let sorted = values.sorted()
             return sorted.isEmpty ? .nan : sorted[sorted.count / 2]
         }
-        func paired(_ a: [Duration], _ b: [Duration]) -> Double {
-            median(zip(a, b).map { $0.seconds / $1.seconds })
+        guard let base = measurements.first(where: { $0.side == raw }) else { return "no raw side" }
+        let baseMedian = median(base.samples.map(\.seconds))
+        let parts = measurements.filter { $0.side != raw }.map { side in
+            let paired = median(zip(side.samples, base.samples).map { $0.seconds / $1.seconds })
+            let ofMedians = median(side.samples.map(\.seconds)) / baseMedian
+            return "\(side.side) ÷ raw: \(format(ofMedians, 3)) (ratio of medians), \(format(paired, 3)) (median of per-iteration ratios)"
         }
-        func ofMedians(_ a: [Duration], _ b: [Duration]) -> Double {
-            median(a.map(\.seconds)) / median(b.map(\.seconds))
-        }
-        return "ours ÷ raw, median of per-iteration ratios: \(format(paired(ours, raw), 3)); "
-            + "A/A control (raw measured twice, same statistics): ratio of medians \(format(ofMedians(control, raw), 3)), "
-            + "median of per-iteration ratios \(format(paired(control, raw), 3)), over \(raw.count) iterations"
+        return parts.joined(separator: "; ") + "; \(base.samples.count) iterations"
     }
 
     /// Sides of the case (comma-separated: list, list-identified, ours, raw, fetcher,
     /// raw-transport, observe; a `-datafor` suffix swaps in `URLSession.data(for:)` as the
-    /// transport), each iteration in a new random order, for `reactive-profile http <sides>`:
+    /// transport), each iteration in a new random order with the case's untimed pause before
+    /// each side, for `reactive-profile http <sides>`:
     /// prints each side's median and its ratio to the first side's.
     public static func profile(server: FixtureServer, side sideList: String, iterations: Int) async throws -> String {
         let pages = 100, pageSize = 50
@@ -176,9 +179,9 @@ public enum HTTPCase {
             case "ours": runs.append(sides.ours)
             case "raw": runs.append(sides.raw)
             case "fetcher": runs.append(sides.fetcherOnly)
-            case "raw-transport": runs.append { try await sides.raw(through: URLSessionTransport()) }
+            case "raw-transport": runs.append { try await sides.raw(through: transport) }
             case "observe": runs.append(sides.oursObserving)
-            default: throw BenchFailure("unknown side \(name): list, ours, raw, fetcher or observe")
+            default: throw BenchFailure("unknown side \(name): list, list-identified, ours, raw, fetcher, raw-transport or observe")
             }
         }
         let clock = ContinuousClock()
@@ -187,6 +190,7 @@ public enum HTTPCase {
         var generator = SplitMix64(seed: UInt64.random(in: 0...UInt64.max))
         for _ in 0..<iterations {
             for index in Array(runs.indices).shuffled(using: &generator) {
+                try await Task.sleep(for: .milliseconds(5))
                 let start = clock.now
                 try await runs[index]()
                 samples[index].append(clock.now - start)
@@ -239,10 +243,7 @@ public enum HTTPCase {
             check(count == total && !source.hasMorePages, "paginated: \(count) objects, expected \(total)")
         }
 
-        /// The next page is requested as a list requests it: an `updates` observer tells the
-        /// source the last row is displayed each time rows land. The run ends when the observer
-        /// sees no more pages (nothing else wakes up per page), or when a load fails (the
-        /// server went away): then it throws instead of waiting for pages that never come.
+        /// The source driven as a list drives it (``ListDriver``).
         func oursList() async throws {
             try await drive(PaginatedDataSource(name: "items", fetcher: makeFetcher()))
         }
@@ -252,40 +253,9 @@ public enum HTTPCase {
             try await drive(PaginatedDataSource(name: "items", fetcher: makeFetcher(of: IdentifiedFixtureItem.self)))
         }
 
-        /// Drives `source` as a list does (see ``oursList()``) until every page is shown.
+        /// Drives `source` as a list does until every page is shown (see ``ListDriver``).
         func drive<Item: Hashable & Sendable>(_ source: PaginatedDataSource<Item>) async throws {
-            let subscription = SubscriptionBox()
-            let failures = SubscriptionBox()
-            let pageFailures = SubscriptionBox()
-            let failure = FailureBox()
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                subscription.set(source.updates.observe(emitsCurrentValue: false) { [weak source] update in
-                    guard let source else { return }
-                    let rows = update.snapshot.numberOfObjects(inSection: 0)
-                    guard rows > 0 else { return }
-                    if source.hasMorePages {
-                        source.willDisplayRow(at: IndexPath(item: rows - 1, section: 0))
-                    } else if subscription.cancel() {
-                        done.resume()
-                    }
-                })
-                failures.set(source.loadEvents.observe { event in
-                    guard case .didFail(let error) = event else { return }
-                    failure.record("the first page failed: \(error.message)")
-                    if subscription.cancel() { done.resume() }
-                })
-                pageFailures.set(source.pagination.observe(emitsCurrentValue: false) { state in
-                    guard let error = state.nextPageError else { return }
-                    failure.record("page \(state.loadedPages + 1) failed: \(error.message)")
-                    if subscription.cancel() { done.resume() }
-                })
-                source.fetchData()
-            }
-            _ = failures.cancel()
-            _ = pageFailures.cancel()
-            if let message = failure.message { throw BenchFailure("paginated (list): \(message)") }
-            let count = source.snapshot.numberOfObjects(inSection: 0)
-            check(count == total && !source.hasMorePages, "paginated (list): \(count) objects, expected \(total)")
+            try await ListDriver.drive(source, expecting: total)
         }
 
         /// Like `ours`, but the next page is requested from the pagination observer (as a

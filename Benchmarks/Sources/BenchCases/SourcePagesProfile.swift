@@ -2,10 +2,10 @@ import Foundation
 import ReactiveSources
 
 /// The Paginated source's own cost per page, without a socket or JSON: 100 pages of 50
-/// `FixtureItem`s (as the fixture server makes them) served from memory, driven as the HTTP
-/// case's list side drives the source. The fetcher suspends once per page (`Task.yield`), as
-/// a network fetch does. Under callgrind every instruction counted is the source's, its
-/// tasks' or the driver's; `reactive-profile pages list <runs>`.
+/// `FixtureItem`s (as the fixture server makes them) served from memory, driven by
+/// ``ListDriver`` as the HTTP case's list side is. The fetcher suspends once per page
+/// (`Task.yield`), as a network fetch does. Under callgrind every instruction counted is
+/// the source's, its tasks' or the driver's; `reactive-profile pages list <runs>`.
 public enum SourcePagesProfile {
     public static func run(iterations: Int) async throws -> String {
         let pages = 100, pageSize = 50
@@ -27,23 +27,7 @@ public enum SourcePagesProfile {
         let clock = ContinuousClock()
         let start = clock.now
         for _ in 0..<iterations {
-            let source = PaginatedDataSource(name: "items", fetcher: fetcher)
-            let subscription = SubscriptionBox()
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                subscription.set(source.updates.observe(emitsCurrentValue: false) { [weak source] update in
-                    guard let source else { return }
-                    let rows = update.snapshot.numberOfObjects(inSection: 0)
-                    guard rows > 0 else { return }
-                    if source.hasMorePages {
-                        source.willDisplayRow(at: IndexPath(item: rows - 1, section: 0))
-                    } else if subscription.cancel() {
-                        done.resume()
-                    }
-                })
-                source.fetchData()
-            }
-            let count = source.snapshot.numberOfObjects(inSection: 0)
-            check(count == pages * pageSize, "pages: \(count) objects, expected \(pages * pageSize)")
+            try await ListDriver.drive(PaginatedDataSource(name: "items", fetcher: fetcher), expecting: pages * pageSize)
         }
         return "pages list: \(iterations) x \(pages) pages in \(clock.now - start)"
     }

@@ -11,7 +11,7 @@ import Darwin
 //   reactive-profile <shape> <side> [iterations]
 // e.g. `valgrind --tool=callgrind reactive-profile deep ours 200` (strip debug info from a
 // copy of the binary first: valgrind 3.19 cannot read Swift 6.3's DWARF).
-// Shapes: multi (sides ours, rebuild), sectioned (sides ours, baseline, ours-string, baseline-string), http (sides ours, raw, fetcher), http-cpu (sides ours, raw), pages (side list: the Paginated source over in-memory pages), deep broad diamond triangle mux repeated unstable avoidable cellx1000 create.
+// Shapes: multi (sides ours, rebuild), sectioned (sides ours, baseline, ours-string, baseline-string), http (sides list, list-identified, ours, raw, fetcher, raw-transport, observe), http-cpu (sides ours, raw), pages (side list only: the Paginated source over in-memory pages), deep broad diamond triangle mux repeated unstable avoidable cellx1000 create.
 // Sides: ours floor OpenCombine Observation.
 
 /// Runs `body` in a task and blocks until it returns (the top level stays synchronous:
@@ -45,7 +45,7 @@ if arguments[1] == "sectioned" {
     exit(0)
 }
 if arguments[1] == "http" {
-    // 100 pages x 50 from the fixture server; sides ours, raw, fetcher. For `perf stat` /
+    // 100 pages x 50 from the fixture server; sides as listed above. For `perf stat` /
     // `perf record` (the time includes the server's; compare CPU time of this process).
     // FIXTURE_URL=http://127.0.0.1:<port> uses a server started by hand (needed under valgrind).
     let server: FixtureServer
@@ -66,6 +66,7 @@ if arguments[1] == "http-cpu" {
 }
 if arguments[1] == "pages" {
     // The Paginated source alone: 100 in-memory pages a run, driven as a list drives it.
+    guard arguments[2] == "list" else { print("pages has one side: list"); exit(2) }
     print(try waitFor { try await SourcePagesProfile.run(iterations: iterations) })
     exit(0)
 }

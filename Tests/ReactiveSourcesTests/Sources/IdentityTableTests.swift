@@ -45,12 +45,12 @@ struct IdentityTableTests {
                         serial += 1
                         return Row(key: Key(id: Int(generator.next() % 200), salt: round * 1_000), serial: serial)
                     }
-                    let added = table.insertNew(page, after: shown[...]) { $0.key }
+                    let added = table.insertNewKeys(page, after: shown[...]) { $0.key }
                     shown += added
                     #expect(added == model.appendNew(page), "round \(round) step \(step)")
                 case 7..<9:
                     let dropped = Int(generator.next() % UInt64(shown.count + 2))
-                    table.dropFirst(dropped, of: shown, identity: { $0.key })
+                    table.dropFirstKeys(dropped, of: shown, identity: { $0.key })
                     shown.removeFirst(min(dropped, shown.count))
                     model.shown.removeFirst(min(dropped, model.shown.count))
                 default:
@@ -64,7 +64,7 @@ struct IdentityTableTests {
             }
             // Every shown key is found again; every other key is new.
             let probe = (0..<200).map { Row(key: Key(id: $0, salt: round * 1_000), serial: -1) }
-            let added = table.insertNew(probe, after: shown[...]) { $0.key }
+            let added = table.insertNewKeys(probe, after: shown[...]) { $0.key }
             #expect(added == probe.filter { row in !shown.contains { $0.key == row.key } }, "round \(round)")
         }
     }
@@ -78,37 +78,37 @@ struct IdentityTableTests {
         }
         let table = IdentityTable()
         let boxes = (0..<40).map(Box.init)
-        var shown = table.insertNew(boxes, after: []) { $0.value }
+        var shown = table.insertNewKeys(boxes, after: []) { $0.value }
         for box in boxes { box.value += 1_000 }
-        table.dropFirst(30, of: shown, identity: { $0.value })
+        table.dropFirstKeys(30, of: shown, identity: { $0.value })
         shown.removeFirst(30)
         for box in boxes { box.value -= 1_000 }
-        let again = table.insertNew((0..<40).map(Box.init), after: shown[...]) { $0.value }
+        let again = table.insertNewKeys((0..<40).map(Box.init), after: shown[...]) { $0.value }
         #expect(again.map(\.value) == Array(0..<30))
     }
 
     @Test func growsPastManyObjectsAndForgetsOnRemoveAll() {
         let table = IdentityTable()
-        var shown = table.insertNew(Array(0..<100_000), after: []) { $0 }
+        var shown = table.insertNewKeys(Array(0..<100_000), after: []) { $0 }
         #expect(shown.count == 100_000)
-        shown += table.insertNew([99_999, 100_000, 100_000], after: shown[...]) { $0 }
+        shown += table.insertNewKeys([99_999, 100_000, 100_000], after: shown[...]) { $0 }
         #expect(shown.count == 100_001)
-        table.dropFirst(50_000, of: shown, identity: { $0 })
+        table.dropFirstKeys(50_000, of: shown, identity: { $0 })
         shown.removeFirst(50_000)
         #expect(table.count == 50_001)
-        #expect(table.insertNew([0, 1, 50_000], after: shown[...]) { $0 } == [0, 1])
+        #expect(table.insertNewKeys([0, 1, 50_000], after: shown[...]) { $0 } == [0, 1])
         table.removeAll()
-        #expect(table.count == 0 && table.insertNew([1, 1], after: []) { $0 } == [1])
+        #expect(table.count == 0 && table.insertNewKeys([1, 1], after: []) { $0 } == [1])
     }
 }
 
 /// The table's calls with an identity closure, as `SeenIdentities.keys` makes them.
 private extension IdentityTable {
-    func insertNew<Object, Identity: Hashable>(_ objects: [Object], after shown: ArraySlice<Object>, identity: (Object) -> Identity) -> [Object] {
+    func insertNewKeys<Object, Identity: Hashable>(_ objects: [Object], after shown: ArraySlice<Object>, identity: (Object) -> Identity) -> [Object] {
         insertNew(objects, after: shown, hash: { identity($0).hashValue }, same: { identity($0) == identity($1) })
     }
 
-    func dropFirst<Object, Identity: Hashable>(_ dropped: Int, of shown: [Object], identity: (Object) -> Identity) {
-        dropFirst(dropped, of: shown) { identity($0).hashValue }
+    func dropFirstKeys<Object, Identity: Hashable>(_ dropped: Int, of shown: [Object], identity: (Object) -> Identity) {
+        dropFirst(dropped, of: shown, hash: { identity($0).hashValue })
     }
 }

@@ -60,7 +60,9 @@ final class IdentityTable {
     /// `objects` (the first of repeats is kept), in order; records them at the positions
     /// they will have once appended to `shown`. `hash` gives an object's identity's hash
     /// value and `same` tells whether two objects have the same identity; both take the
-    /// objects where they are stored (no copy is made to hash one).
+    /// objects where they are stored (no copy is made to hash one). `same` runs only on a
+    /// hash match, so an identity derived from the object is derived again there. Neither
+    /// may call back into this table (it works on its slots without re-reading them).
     ///
     /// A hash match whose recorded position is not in `shown` or the new objects (left by
     /// an identity whose hash changed since it was recorded) counts as no match.
@@ -75,7 +77,7 @@ final class IdentityTable {
         reserve(objects.count)
         // Locals, not the stored properties, inside the loop: no exclusivity check per object
         // around the calls to `hash` and `same`.
-        let slots = self.slots, mask = capacity - 1, firstNew = base + shown.count
+        let slots = self.slots, mask = capacity - 1, base = self.base, firstNew = base + shown.count
         var fresh: [Object]?
         var freshCount = 0
         candidates: for offset in objects.indices {
@@ -83,7 +85,7 @@ final class IdentityTable {
             var slot = Int(truncatingIfNeeded: tag) & mask
             while slots[slot].tag != 0 {
                 if slots[slot].tag == tag {
-                    let index = slots[slot].position - (firstNew - shown.count)
+                    let index = slots[slot].position - base
                     var isRepeat = false
                     if index >= 0 && index < shown.count {
                         isRepeat = same(shown[shown.startIndex + index], objects[offset])

@@ -41,7 +41,7 @@ final class SeenIdentities<Object>: @unchecked Sendable {
         return SeenIdentities(
             insertNew: { table.insertNew($1, after: $0, hash: { identity($0).hashValue }, same: { identity($0) == identity($1) }) },
             append: { $0.append(contentsOf: $1) },
-            dropFirst: { table.dropFirst($0, of: $1) { identity($0).hashValue } },
+            dropFirst: { table.dropFirst($0, of: $1, hash: { identity($0).hashValue }) },
             removeAll: { table.removeAll() }
         )
     }
@@ -54,9 +54,9 @@ extension SeenIdentities where Object: Hashable {
     static func objects() -> SeenIdentities {
         let table = IdentityTable()
         return SeenIdentities(
-            insertNew: { table.insertNew($1, after: $0, hash: { $0.hashValue }, same: ==) },
+            insertNew: { table.insertNew($1, after: $0, hash: { $0.hashValue }, same: { $0 == $1 }) },
             append: { $0.append(contentsOf: $1) },
-            dropFirst: { table.dropFirst($0, of: $1) { $0.hashValue } },
+            dropFirst: { table.dropFirst($0, of: $1, hash: { $0.hashValue }) },
             removeAll: { table.removeAll() }
         )
     }
