@@ -160,7 +160,7 @@ public enum HTTPCase {
 
     /// Sides of the case (comma-separated: list, list-identified, ours, raw, fetcher,
     /// raw-transport, observe; a `-datafor` suffix swaps in `URLSession.data(for:)` as the
-    /// transport), each iteration in a new random order with the case's untimed pause before
+    /// transport, a `-shared` suffix `URLSessionTransport` over the raw side's session), each iteration in a new random order with the case's untimed pause before
     /// each side, for `reactive-profile http <sides>`:
     /// prints each side's median and its ratio to the first side's.
     public static func profile(server: FixtureServer, side sideList: String, iterations: Int) async throws -> String {
@@ -170,10 +170,11 @@ public enum HTTPCase {
         let names = sideList.split(separator: ",").map(String.init)
         var runs: [() async throws -> Void] = []
         for name in names {
-            let transport: any HTTPTransport = name.hasSuffix("-datafor") ? DataForTransport(session: session) : URLSessionTransport()
+            let transport: any HTTPTransport = name.hasSuffix("-datafor") ? DataForTransport(session: session)
+                : name.hasSuffix("-shared") ? URLSessionTransport(session: session) : URLSessionTransport()
             let configuration = RemoteConfiguration(baseURL: server.baseURL, timeout: 10, transport: transport)
             let sides = Sides(server: server, pages: pages, pageSize: pageSize, configuration: configuration, session: session, query: query)
-            switch name.replacingOccurrences(of: "-datafor", with: "") {
+            switch name.replacingOccurrences(of: "-datafor", with: "").replacingOccurrences(of: "-shared", with: "") {
             case "list": runs.append(sides.oursList)
             case "list-identified": runs.append(sides.oursListIdentified)
             case "ours": runs.append(sides.ours)
