@@ -11,7 +11,7 @@ import Darwin
 //   reactive-profile <shape> <side> [iterations]
 // e.g. `valgrind --tool=callgrind reactive-profile deep ours 200` (strip debug info from a
 // copy of the binary first: valgrind 3.19 cannot read Swift 6.3's DWARF).
-// Shapes: multi (sides ours, rebuild), sectioned (sides ours, baseline, ours-string, baseline-string), http (sides list, list-identified, ours, raw, fetcher, raw-transport, observe), http-cpu (sides ours, raw), pages (side list only: the Paginated source over in-memory pages), deep broad diamond triangle mux repeated unstable avoidable cellx1000 create.
+// Shapes: multi (sides ours, rebuild), sectioned (sides ours, baseline, ours-string, baseline-string), http (sides list, list-identified, ours, raw, fetcher, raw-transport, observe), http-turnaround (side all: in-flight and turnaround times a page), http-cpu (sides ours, raw), pages (side list only: the Paginated source over in-memory pages), deep broad diamond triangle mux repeated unstable avoidable cellx1000 create.
 // Sides: ours floor OpenCombine Observation.
 
 /// Runs `body` in a task and blocks until it returns (the top level stays synchronous:
@@ -44,7 +44,7 @@ if arguments[1] == "sectioned" {
     print(SectionedCase.profile(iterations: iterations, baseline: arguments[2].hasPrefix("baseline"), stringKeys: arguments[2].hasSuffix("-string")))
     exit(0)
 }
-if arguments[1] == "http" {
+if arguments[1] == "http" || arguments[1] == "http-turnaround" {
     // 100 pages x 50 from the fixture server; sides as listed above. For `perf stat` /
     // `perf record` (the time includes the server's; compare CPU time of this process).
     // FIXTURE_URL=http://127.0.0.1:<port> uses a server started by hand (needed under valgrind).
@@ -55,7 +55,12 @@ if arguments[1] == "http" {
         guard let script = FixtureServer.locateScript() else { print("fixture server not found"); exit(2) }
         server = try FixtureServer(script: script)
     }
-    print(try waitFor { try await HTTPCase.profile(server: server, side: arguments[2], iterations: iterations) })
+    if arguments[1] == "http-turnaround" {
+        // Per page: time in flight and the client's turnaround, for list, fetcher and raw.
+        print(try waitFor { try await TurnaroundProfile.run(server: server, iterations: iterations) })
+    } else {
+        print(try waitFor { try await HTTPCase.profile(server: server, side: arguments[2], iterations: iterations) })
+    }
     server.stop()
     exit(0)
 }
