@@ -7,7 +7,8 @@ import ReactiveSources
 /// Where a page's time goes on the client, per side: *in flight* (from handing a request to
 /// the transport until its response is back) and *turnaround* (from a response being back
 /// until the next request is handed over: decoding, the source's work, observers, starting
-/// the next fetch). `reactive-profile http-turnaround <runs>`.
+/// the next fetch), for ours, ours over `Identifiable` objects, the fetcher alone and raw.
+/// `reactive-profile http-turnaround all <runs>`.
 public enum TurnaroundProfile {
     /// A transport that timestamps each request's start and its response's return.
     final class TimingTransport: HTTPTransport, @unchecked Sendable {
@@ -36,7 +37,7 @@ public enum TurnaroundProfile {
         let query = [URLQueryItem(name: "total", value: String(pages * pageSize))]
         let session = URLSession(configuration: URLSessionTransport.defaultConfiguration())
         var lines: [String] = []
-        let names = ["list", "fetcher", "raw-transport"]
+        let names = ["list", "list-identified", "fetcher", "raw-transport"]
         var inFlight = Array(repeating: [Double](), count: names.count)
         var turnaround = Array(repeating: [Double](), count: names.count)
         let transports = names.map { _ in TimingTransport() }
@@ -48,6 +49,7 @@ public enum TurnaroundProfile {
         func runSide(_ index: Int) async throws {
             switch names[index] {
             case "list": try await sides[index].oursList()
+            case "list-identified": try await sides[index].oursListIdentified()
             case "fetcher": try await sides[index].fetcherOnly()
             default: try await sides[index].raw(through: transports[index])
             }
