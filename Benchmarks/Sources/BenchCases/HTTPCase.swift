@@ -94,10 +94,10 @@ struct FixturePage: Decodable {
 /// - raw again (A/A control): the raw side measured a second time, to show how far apart
 ///   identical sides measure in this run;
 /// - ours over `Identifiable` objects (diagnostic): the duplicate rule hashes ids.
-/// Every iteration runs each side once, in a new random order (`BENCH_SEED` replays one),
-/// after an untimed pause that lets the previous side's tail (its last task unwinding,
-/// URLSession's bookkeeping) finish: no side is timed while another one's clean-up runs,
-/// and drift on the box affects every side alike. (`reactive-profile http ours` also has
+/// The sides are scheduled by ``measureShuffled(count:iterations:seed:warmup:pause:_:)``: a
+/// new random order each iteration (`BENCH_SEED` replays one), each side after an untimed
+/// pause, so no side is timed while another one's clean-up runs and drift on the box
+/// affects every side alike. (`reactive-profile http ours` also has
 /// the source awaited page by page, from a task.)
 public enum HTTPCase {
     static let raw = "URLSession + JSONDecoder"
@@ -118,18 +118,9 @@ public enum HTTPCase {
             (control, sides.raw),
             ("ours, Identifiable objects (diagnostic)", sides.oursListIdentified),
         ]
-        for side in runs { try await side.run() }
-        let clock = ContinuousClock()
-        var samples = Array(repeating: [Duration](), count: runs.count)
         let seed = ProcessInfo.processInfo.environment["BENCH_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 0...UInt64.max)
-        var generator = SplitMix64(seed: seed)
-        for _ in 0..<config.iterations(151) {
-            for index in Array(runs.indices).shuffled(using: &generator) {
-                try await Task.sleep(for: .milliseconds(5))
-                let start = clock.now
-                try await runs[index].run()
-                samples[index].append(clock.now - start)
-            }
+        let samples = try await measureShuffled(count: runs.count, iterations: config.iterations(151), seed: seed) { index in
+            try await runs[index].run()
         }
         let measurements = zip(runs, samples).map { Measurement(side: $0.side, samples: $1) }
         return CaseResult(
@@ -144,10 +135,6 @@ public enum HTTPCase {
     /// medians the table shows. The A/A control's figures show how far apart two identical
     /// sides measure on this machine in this run.
     static func pairedNote(_ measurements: [Measurement]) -> String {
-        func median(_ values: [Double]) -> Double {
-            let sorted = values.sorted()
-            return sorted.isEmpty ? .nan : sorted[sorted.count / 2]
-        }
         guard let base = measurements.first(where: { $0.side == raw }) else { return "no raw side" }
         let baseMedian = median(base.samples.map(\.seconds))
         let parts = measurements.filter { $0.side != raw }.map { side in
@@ -160,9 +147,10 @@ public enum HTTPCase {
 
     /// Sides of the case (comma-separated: list, list-identified, ours, raw, fetcher,
     /// raw-transport, observe; a `-datafor` suffix swaps in `URLSession.data(for:)` as the
-    /// transport, a `-shared` suffix `URLSessionTransport` over the raw side's session), each iteration in a new random order with the case's untimed pause before
-    /// each side, for `reactive-profile http <sides>`:
-    /// prints each side's median and its ratio to the first side's.
+    /// transport, a `-shared` suffix `URLSessionTransport` over the raw side's session),
+    /// scheduled as the case's are (``measureShuffled(count:iterations:seed:warmup:pause:_:)``),
+    /// for `reactive-profile http <sides>`: prints each side's median and its ratio to the
+    /// first side's.
     public static func profile(server: FixtureServer, side sideList: String, iterations: Int) async throws -> String {
         let pages = 100, pageSize = 50
         let query = [URLQueryItem(name: "total", value: String(pages * pageSize))]
@@ -185,19 +173,10 @@ public enum HTTPCase {
             default: throw BenchFailure("unknown side \(name): list, list-identified, ours, raw, fetcher, raw-transport or observe")
             }
         }
-        let clock = ContinuousClock()
-        var samples = Array(repeating: [Duration](), count: runs.count)
-        for run in runs { try await run() }
-        var generator = SplitMix64(seed: UInt64.random(in: 0...UInt64.max))
-        for _ in 0..<iterations {
-            for index in Array(runs.indices).shuffled(using: &generator) {
-                try await Task.sleep(for: .milliseconds(5))
-                let start = clock.now
-                try await runs[index]()
-                samples[index].append(clock.now - start)
-            }
+        let samples = try await measureShuffled(count: runs.count, iterations: iterations, seed: UInt64.random(in: 0...UInt64.max)) { index in
+            try await runs[index]()
         }
-        let medians = samples.map { $0.sorted()[$0.count / 2] }
+        let medians = zip(names, samples).map { Measurement(side: $0, samples: $1).median }
         return zip(names, medians).map { name, median in
             "http \(name): median \(median) of \(iterations) x \(pages) pages, \(format(median / medians[0], 3))x the first side"
         }.joined(separator: "\n")

@@ -205,3 +205,35 @@ public final class Counter: @unchecked Sendable {
     public var count = 0
     public init() {}
 }
+
+/// Times `count` sides of one asynchronous case: `warmup` untimed rounds in order, then
+/// `iterations` rounds that run every side once, in a new order each round drawn from
+/// `seed`, each side after an untimed `pause` so that no side is timed while the previous
+/// one's tail (its last task unwinding, a session's bookkeeping) still runs. `run(index)`
+/// runs side `index`. Returns each side's samples, by index.
+public func measureShuffled(
+    count: Int, iterations: Int, seed: UInt64, warmup: Int = 1, pause: Duration = .milliseconds(5),
+    _ run: (Int) async throws -> Void
+) async throws -> [[Duration]] {
+    for _ in 0..<warmup {
+        for index in 0..<count { try await run(index) }
+    }
+    let clock = ContinuousClock()
+    var generator = SplitMix64(seed: seed)
+    var samples = Array(repeating: [Duration](), count: count)
+    for _ in 0..<iterations {
+        for index in Array(0..<count).shuffled(using: &generator) {
+            try await Task.sleep(for: pause)
+            let start = clock.now
+            try await run(index)
+            samples[index].append(clock.now - start)
+        }
+    }
+    return samples
+}
+
+/// The middle value of `values` (the upper middle for an even count), `nan` if empty.
+public func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.isEmpty ? .nan : sorted[sorted.count / 2]
+}

@@ -16,7 +16,6 @@ public enum TurnaroundProfile {
         private let lock = NSLock()
         private let clock = ContinuousClock()
         private var events: [(sent: ContinuousClock.Instant, returned: ContinuousClock.Instant)] = []
-        private var pendingSend: ContinuousClock.Instant?
 
         func send(_ request: URLRequest) async throws -> HTTPResponse {
             let sent = clock.now
@@ -36,7 +35,6 @@ public enum TurnaroundProfile {
         let pages = 100, pageSize = 50
         let query = [URLQueryItem(name: "total", value: String(pages * pageSize))]
         let session = URLSession(configuration: URLSessionTransport.defaultConfiguration())
-        var lines: [String] = []
         let names = ["list", "list-identified", "fetcher", "raw-transport"]
         var inFlight = Array(repeating: [Double](), count: names.count)
         var turnaround = Array(repeating: [Double](), count: names.count)
@@ -54,22 +52,18 @@ public enum TurnaroundProfile {
             default: try await sides[index].raw(through: transports[index])
             }
         }
-        for index in names.indices { try await runSide(index); _ = transports[index].take() }
-        var generator = SplitMix64(seed: UInt64.random(in: 0...UInt64.max))
-        for _ in 0..<iterations {
-            for index in Array(names.indices).shuffled(using: &generator) {
-                try await Task.sleep(for: .milliseconds(5))
-                try await runSide(index)
-                let events = transports[index].take()
-                inFlight[index] += events.map { ($0.returned - $0.sent).seconds * 1e6 }
-                turnaround[index] += zip(events, events.dropFirst()).map { ($1.sent - $0.returned).seconds * 1e6 }
-            }
+        for index in names.indices { try await runSide(index) }
+        _ = try await measureShuffled(count: names.count, iterations: iterations, seed: UInt64.random(in: 0...UInt64.max), warmup: 0) { index in
+            _ = transports[index].take()
+            try await runSide(index)
+            let events = transports[index].take()
+            inFlight[index] += events.map { ($0.returned - $0.sent).seconds * 1e6 }
+            turnaround[index] += zip(events, events.dropFirst()).map { ($1.sent - $0.returned).seconds * 1e6 }
         }
-        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         func mean(_ values: [Double]) -> Double { values.reduce(0, +) / Double(values.count) }
-        for index in names.indices {
-            lines.append("\(names[index]): in flight median \(format(median(inFlight[index]), 1)) µs mean \(format(mean(inFlight[index]), 1)) µs; "
-                + "turnaround median \(format(median(turnaround[index]), 1)) µs mean \(format(mean(turnaround[index]), 1)) µs")
+        let lines = names.indices.map { index in
+            "\(names[index]): in flight median \(format(median(inFlight[index]), 1)) µs mean \(format(mean(inFlight[index]), 1)) µs; "
+                + "turnaround median \(format(median(turnaround[index]), 1)) µs mean \(format(mean(turnaround[index]), 1)) µs"
         }
         return lines.joined(separator: "\n")
     }
