@@ -257,7 +257,11 @@ public enum HTTPCase {
         /// The fetcher alone, pages awaited one after another (no source, no observers):
         /// separates the fetcher's cost from the data source's.
         func fetcherOnly() async throws {
-            let fetcher = makeFetcher()
+            try await fetchAll(with: makeFetcher())
+        }
+
+        /// Awaits every page of `fetcher` one after another, keeping the objects.
+        func fetchAll(with fetcher: some PageFetcher<FixtureItem>) async throws {
             var objects: [FixtureItem] = []
             var token: PageToken? = .first
             while let current = token {

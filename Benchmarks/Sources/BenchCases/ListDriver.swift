@@ -8,13 +8,17 @@ import Signals
 /// load fails: then it throws instead of waiting for pages that never come.
 enum ListDriver {
     /// Fetches and shows every page of `source`; checks that `total` objects are shown.
-    static func drive<Item: Hashable & Sendable>(_ source: PaginatedDataSource<Item>, expecting total: Int) async throws {
+    /// `onUpdate` runs first in each `updates` delivery (for timing the source's work).
+    static func drive<Item: Hashable & Sendable>(
+        _ source: PaginatedDataSource<Item>, expecting total: Int, onUpdate: (@Sendable () -> Void)? = nil
+    ) async throws {
         let subscription = SubscriptionBox()
         let failures = SubscriptionBox()
         let pageFailures = SubscriptionBox()
         let failure = FailureBox()
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             subscription.set(source.updates.observe(emitsCurrentValue: false) { [weak source] update in
+                onUpdate?()
                 guard let source else { return }
                 let rows = update.snapshot.numberOfObjects(inSection: 0)
                 guard rows > 0 else { return }

@@ -8,7 +8,10 @@ import ReactiveSources
 /// the transport until its response is back) and *turnaround* (from a response being back
 /// until the next request is handed over: decoding, the source's work, observers, starting
 /// the next fetch), for ours, ours over `Identifiable` objects, the fetcher alone and raw.
-/// `reactive-profile http-turnaround all <runs>`.
+/// For the sides with a fetcher, the turnaround is split at the moment the fetcher returns
+/// the decoded page, and for ours also at the moment the list's `updates` observer is
+/// called (the source's work on the page until then). Per run: the time to the first
+/// request and from the last response to the end. `reactive-profile http-turnaround all <runs>`.
 public enum TurnaroundProfile {
     /// A transport that timestamps each request's start and its response's return.
     final class TimingTransport: HTTPTransport, @unchecked Sendable {
@@ -25,9 +28,47 @@ public enum TurnaroundProfile {
             return response
         }
 
+        private var decodes: [ContinuousClock.Instant] = []
+        private var updates: [ContinuousClock.Instant] = []
+
+        /// Records that the list's `updates` observer runs.
+        func markUpdate() {
+            let now = clock.now
+            lock.withLock { updates.append(now) }
+        }
+
+        /// The update stamps recorded since the last call, cleared.
+        func takeUpdates() -> [ContinuousClock.Instant] {
+            lock.withLock { defer { updates = [] }; return updates }
+        }
+
+        /// Records that a page's objects are decoded (called by ``StampedFetcher``).
+        func markDecoded() {
+            let now = clock.now
+            lock.withLock { decodes.append(now) }
+        }
+
         /// The events recorded since the last call, cleared.
         func take() -> [(sent: ContinuousClock.Instant, returned: ContinuousClock.Instant)] {
             lock.withLock { defer { events = [] }; return events }
+        }
+
+        /// The decode stamps recorded since the last call, cleared.
+        func takeDecodes() -> [ContinuousClock.Instant] {
+            lock.withLock { defer { decodes = [] }; return decodes }
+        }
+    }
+
+    /// A fetcher that stamps the moment its inner fetcher returns a page (decoded), so a
+    /// turnaround splits into decoding and what follows it (the source, or the loop).
+    struct StampedFetcher<Item: Decodable & Sendable>: PageFetcher {
+        let inner: HTTPPageFetcher<Item>
+        let transport: TimingTransport
+
+        func fetchPage(_ token: PageToken) async throws -> Page<Item> {
+            let page = try await inner.fetchPage(token)
+            transport.markDecoded()
+            return page
         }
     }
 
@@ -38,6 +79,12 @@ public enum TurnaroundProfile {
         let names = ["list", "list-identified", "fetcher", "raw-transport"]
         var inFlight = Array(repeating: [Double](), count: names.count)
         var turnaround = Array(repeating: [Double](), count: names.count)
+        var applied = Array(repeating: [Double](), count: names.count)
+        var decode = Array(repeating: [Double](), count: names.count)
+        var after = Array(repeating: [Double](), count: names.count)
+        var head = Array(repeating: [Double](), count: names.count)
+        var tail = Array(repeating: [Double](), count: names.count)
+        let clock = ContinuousClock()
         let transports = names.map { _ in TimingTransport() }
         let sides = transports.map { transport in
             HTTPCase.Sides(server: server, pages: pages, pageSize: pageSize,
@@ -45,25 +92,50 @@ public enum TurnaroundProfile {
                   session: session, query: query)
         }
         func runSide(_ index: Int) async throws {
+            let side = sides[index], transport = transports[index]
             switch names[index] {
-            case "list": try await sides[index].oursList()
-            case "list-identified": try await sides[index].oursListIdentified()
-            case "fetcher": try await sides[index].fetcherOnly()
-            default: try await sides[index].raw(through: transports[index])
+            case "list":
+                let fetcher = StampedFetcher<FixtureItem>(inner: side.makeFetcher(), transport: transport)
+                try await ListDriver.drive(PaginatedDataSource(name: "items", fetcher: fetcher), expecting: side.total, onUpdate: transport.markUpdate)
+            case "list-identified":
+                let fetcher = StampedFetcher<IdentifiedFixtureItem>(inner: side.makeFetcher(of: IdentifiedFixtureItem.self), transport: transport)
+                try await ListDriver.drive(PaginatedDataSource(name: "items", fetcher: fetcher), expecting: side.total, onUpdate: transport.markUpdate)
+            case "fetcher":
+                try await side.fetchAll(with: StampedFetcher<FixtureItem>(inner: side.makeFetcher(), transport: transport))
+            default: try await side.raw(through: transport)
             }
         }
         for index in names.indices { try await runSide(index) }
         _ = try await measureShuffled(count: names.count, iterations: iterations, seed: UInt64.random(in: 0...UInt64.max), warmup: 0) { index in
             _ = transports[index].take()
+            let start = clock.now
             try await runSide(index)
+            let end = clock.now
             let events = transports[index].take()
+            let decodes = transports[index].takeDecodes()
+            // The updates before the first page (the loading placeholder) are not a page's.
+            let updates = transports[index].takeUpdates().suffix(events.count)
+            if updates.count == events.count && decodes.count == events.count {
+                applied[index] += zip(decodes, updates).map { ($1 - $0).seconds * 1e6 }
+            }
+            if decodes.count == events.count {
+                decode[index] += zip(events, decodes).map { ($1 - $0.returned).seconds * 1e6 }
+                after[index] += zip(decodes, events.dropFirst()).map { ($1.sent - $0).seconds * 1e6 }
+            }
+            if let first = events.first, let last = events.last {
+                head[index].append((first.sent - start).seconds * 1e6)
+                tail[index].append((end - last.returned).seconds * 1e6)
+            }
             inFlight[index] += events.map { ($0.returned - $0.sent).seconds * 1e6 }
             turnaround[index] += zip(events, events.dropFirst()).map { ($1.sent - $0.returned).seconds * 1e6 }
         }
         func mean(_ values: [Double]) -> Double { values.reduce(0, +) / Double(values.count) }
         let lines = names.indices.map { index in
             "\(names[index]): in flight median \(format(median(inFlight[index]), 1)) µs mean \(format(mean(inFlight[index]), 1)) µs; "
-                + "turnaround median \(format(median(turnaround[index]), 1)) µs mean \(format(mean(turnaround[index]), 1)) µs"
+                + "turnaround median \(format(median(turnaround[index]), 1)) µs mean \(format(mean(turnaround[index]), 1)) µs; "
+                + (decode[index].isEmpty ? "" : "decoded after \(format(median(decode[index]), 1)) µs, next sent \(format(median(after[index]), 1)) µs later"
+                    + (applied[index].isEmpty ? "" : " (observer called after \(format(median(applied[index]), 1)) µs)") + "; ")
+                + "per run: first request after \(format(median(head[index]), 1)) µs, done \(format(median(tail[index]), 1)) µs after the last response"
         }
         return lines.joined(separator: "\n")
     }
