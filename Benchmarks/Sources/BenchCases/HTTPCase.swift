@@ -273,7 +273,7 @@ public enum HTTPCase {
         }
 
         /// Like `raw`, but each request goes through `transport` (isolates the transport's cost).
-        func raw(through transport: some HTTPTransport) async throws {
+        func raw(through transport: some HTTPTransport, onDecoded: () -> Void = {}) async throws {
             var objects: [FixtureItem] = []
             let decoder = JSONDecoder()
             for page in 1...pages {
@@ -281,6 +281,7 @@ public enum HTTPCase {
                 let response = try await transport.send(request)
                 check(response.statusCode == 200, "raw-transport: status 200")
                 objects.append(contentsOf: try decoder.decode(FixturePage.self, from: response.body).items)
+                onDecoded()
             }
             check(objects.count == total, "raw-transport: \(objects.count) objects")
         }

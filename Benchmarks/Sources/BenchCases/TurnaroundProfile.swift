@@ -102,7 +102,7 @@ public enum TurnaroundProfile {
                 try await ListDriver.drive(PaginatedDataSource(name: "items", fetcher: fetcher), expecting: side.total, onUpdate: transport.markUpdate)
             case "fetcher":
                 try await side.fetchAll(with: StampedFetcher<FixtureItem>(inner: side.makeFetcher(), transport: transport))
-            default: try await side.raw(through: transport)
+            default: try await side.raw(through: transport, onDecoded: transport.markDecoded)
             }
         }
         for index in names.indices { try await runSide(index) }
