@@ -170,6 +170,56 @@ struct CancellationTests {
         }
     }
 
+    @Test(arguments: ["property", "signal"])
+    func aCancelWaitingForALongCallSleepsUntilTheCallEnds(_ kind: String) {
+        // The observer holds its call for 400 ms on one thread; another thread's cancel()
+        // waits for it. Waiting must not spin: the waiting thread's CPU time stays far below
+        // the wait (polling with sched_yield / usleep used ~66 ms of it, sleeping on a
+        // condition uses microseconds), and cancel() returns only after the call ends.
+        let hold: TimeInterval = 0.4
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let callEnded = StopFlag()
+        let body: @Sendable () -> Void = {
+            entered.signal()
+            _ = release.wait(timeout: .now() + Self.timeout)
+            callEnded.set()
+        }
+        let subscription: Subscription
+        let fire: @Sendable () -> Void
+        if kind == "property" {
+            let property = MutableProperty(0, equals: nil)
+            subscription = property.observe(emitsCurrentValue: false) { _ in body() }
+            fire = { property.value = 1 }
+        } else {
+            let (signal, input) = Signal<Int>.pipe()
+            subscription = signal.observe { _ in body() }
+            fire = { input.send(1) }
+        }
+        Thread { fire() }.start()
+        guard entered.wait(timeout: .now() + Self.timeout) == .success else {
+            Issue.record("the observer was not called")
+            return
+        }
+        let cpuSeconds = Counter()
+        let endedBeforeCancelReturned = StopFlag()
+        let cancelled = runThreads(timeout: Self.timeout, [
+            {
+                let start = threadCPUTime()
+                subscription.cancel()
+                if callEnded.isSet { endedBeforeCancelReturned.set() }
+                cpuSeconds.add(Int((threadCPUTime() - start) * 1_000_000))
+            },
+            {
+                Thread.sleep(forTimeInterval: hold)
+                release.signal()
+            },
+        ])
+        #expect(cancelled, "cancel() did not return within \(Self.timeout) s")
+        #expect(endedBeforeCancelReturned.isSet, "cancel() returned while the call was still running")
+        #expect(cpuSeconds.value < 10_000, "the waiting thread used \(cpuSeconds.value) µs of CPU during a \(Int(hold * 1000)) ms wait")
+    }
+
     /// A writer thread keeps an observer busy (each call takes ~100 µs) while `cancellers`
     /// threads, running no observer, cancel at a random moment; once each cancel() returns,
     /// no call may be running or start.
@@ -260,6 +310,13 @@ final class StopFlag: @unchecked Sendable {
 
 /// Runs each body on its own thread; false if they did not all return within `timeout`
 /// seconds (the threads are then left running).
+/// The CPU time the calling thread has used, in seconds.
+func threadCPUTime() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
 func runThreads(timeout: TimeInterval, _ bodies: [@Sendable () -> Void]) -> Bool {
     let done = DispatchSemaphore(value: 0)
     for body in bodies {

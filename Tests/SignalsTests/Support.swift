@@ -15,7 +15,8 @@ final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var storage = 0
 
-    func increment() { lock.withLock { storage += 1 } }
+    func increment() { add(1) }
+    func add(_ amount: Int) { lock.withLock { storage += amount } }
     var value: Int { lock.withLock { storage } }
 }
 

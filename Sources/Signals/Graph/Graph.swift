@@ -176,8 +176,9 @@ final class Graph: @unchecked Sendable {
         unlock()
     }
 
-    /// Blocks until no other thread is inside the observer call tracked by `isRunning`,
-    /// releasing the lock while waiting (the cancel side of ``Subscription``).
+    /// Blocks until no other thread is inside `call`'s closure, releasing the lock while
+    /// waiting (the cancel side of ``Subscription``). The thread sleeps until the call ends
+    /// (``callEnded(_:)``), then checks again.
     ///
     /// Waiting can never close a wait-for cycle, because only threads that run no observer
     /// wait: a thread that is delivering (inside an observer call, or anything that call
@@ -185,16 +186,20 @@ final class Graph: @unchecked Sendable {
     /// waits for. Also returns at once when the lock is held more than once (inside a derived
     /// closure or a `modify` body, whose outer lock would be held across the wait) and when
     /// the call in progress is on the calling thread itself.
-    func waitWhile(_ isRunning: () -> pthread_t?) {
-        guard depth == 1, let running = isRunning(), pthread_equal(running, pthread_self()) == 0 else { return }
+    func waitForCall(of call: some ObserverCall) {
+        guard depth == 1, let running = call.runningThread, pthread_equal(running, pthread_self()) == 0 else { return }
         if currentThread(creating: false)?.isDelivering == true { return }
-        var attempts = 0
-        while depth == 1, let thread = isRunning(), pthread_equal(thread, pthread_self()) == 0 {
-            unlock()
-            attempts += 1
-            if attempts < 64 { sched_yield() } else { usleep(50) }
-            lock()
+        call.waitingThreads += 1
+        while let thread = call.runningThread, pthread_equal(thread, pthread_self()) == 0 {
+            mutex.wait()
         }
+        call.waitingThreads -= 1
+    }
+
+    /// Wakes the threads waiting for `call` in ``waitForCall(of:)``, if any; called with the
+    /// lock held when `call`'s closure returns (a system call only when a thread waits).
+    @inline(__always) func callEnded(_ call: some ObserverCall) {
+        if call.waitingThreads > 0 { mutex.wakeWaiters() }
     }
 
     @usableFromInline func deliverQueued() {

@@ -11,13 +11,14 @@ import Darwin
 ///
 /// The closure never runs on two threads at once: a delivery that finds it running on
 /// another thread leaves a note, and that thread calls it again with the latest value.
-final class PropertyObservation<Value>: GraphNode, Deliverable, @unchecked Sendable {
+final class PropertyObservation<Value>: GraphNode, Deliverable, ObserverCall, @unchecked Sendable {
     private let node: ValueNode<Value>
     @exclusivity(unchecked) private var observer: (@Sendable (Value) -> Void)?
     @exclusivity(unchecked) private var deliveredVersion: UInt64
     @exclusivity(unchecked) private var isQueued = false
     /// The thread inside `observer`, if any.
-    @exclusivity(unchecked) private var runningThread: pthread_t?
+    @exclusivity(unchecked) private(set) var runningThread: pthread_t?
+    @exclusivity(unchecked) var waitingThreads = 0
     @exclusivity(unchecked) private var needsRerun = false
 
     /// Creates and attaches the observation. Caller holds the graph lock.
@@ -67,16 +68,17 @@ final class PropertyObservation<Value>: GraphNode, Deliverable, @unchecked Senda
             graph.resumeAfterCallback()
         } while needsRerun
         runningThread = nil
+        graph.callEnded(self)
     }
 
     /// Detaches from the graph and releases the closure (idempotent); then waits for a call
     /// in progress on another thread to return, when this thread may wait (see
-    /// ``Graph/waitWhile(_:)``). Caller holds the graph lock.
+    /// ``Graph/waitForCall(of:)``). Caller holds the graph lock.
     func detach(in graph: Graph) {
         if observer != nil {
             observer = nil
             node.removeSubscriber(self)
         }
-        graph.waitWhile { runningThread }
+        graph.waitForCall(of: self)
     }
 }

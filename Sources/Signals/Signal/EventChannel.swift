@@ -26,7 +26,7 @@ final class EventChannel<Value: Sendable>: @unchecked Sendable {
                     self.observers.remove(at: index)
                 }
             }
-            graph.waitWhile { observer.runningThread }
+            graph.waitForCall(of: observer)
             graph.unlockAndDeliver()
         }
     }
@@ -45,10 +45,11 @@ final class EventChannel<Value: Sendable>: @unchecked Sendable {
 }
 
 /// A registered closure; `nil` once cancelled. Guarded by the graph lock.
-final class EventObserver<Value>: @unchecked Sendable {
+final class EventObserver<Value>: ObserverCall, @unchecked Sendable {
     var closure: (@Sendable (Value) -> Void)?
     /// The thread inside `closure`, if any.
     var runningThread: pthread_t?
+    var waitingThreads = 0
     /// The ticket of the next event sent, and of the next event to deliver.
     var nextTicket: UInt64 = 0
     var nextToDeliver: UInt64 = 0
@@ -89,5 +90,6 @@ final class EventDelivery<Value>: Deliverable {
             graph.resumeAfterCallback()
         }
         observer.runningThread = nil
+        graph.callEnded(observer)
     }
 }

@@ -11,6 +11,7 @@ import Synchronization
 ///   afterwards the closure is not running and never runs again, **when the calling thread
 ///   is not delivering to observers** (not inside any subscription's observer closure) and
 ///   is not inside a derived property's closure or a ``MutableProperty/modify(_:)`` body.
+///   It sleeps while it waits (no spinning), woken when that call returns.
 /// - From inside an observer closure (this subscription's own or another's, or anything that
 ///   runs while this thread delivers, such as a deinitialiser that delivery triggers), a
 ///   derived closure or a `modify` body, `cancel()` never waits: a call already in progress
