@@ -46,8 +46,8 @@ final class SourceEngine<Object: Hashable & Sendable>: @unchecked Sendable {
     /// The snapshot as last published.
     var snapshot: Snapshot<Object> { updates.value.snapshot }
 
-    /// Whether a fetch is in flight.
-    var isInFlight: Bool { locked { inFlight } }
+    /// Whether a fetch is in flight (read under the lock; publishes nothing, so no batch).
+    var isInFlight: Bool { withLock { inFlight } }
 
     // MARK: Publishing (callers hold the lock)
 

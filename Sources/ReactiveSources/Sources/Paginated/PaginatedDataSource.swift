@@ -208,12 +208,12 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
 
     private func applyNext(_ page: Page<Object>, sequence: UInt64) {
         engine.locked {
-            guard sequence == book.sequence, paginationState.value.isLoadingNextPage else { return }
+            var state = paginationState.value
+            guard sequence == book.sequence, state.isLoadingNextPage else { return }
             book.task = nil
             book.next = page.next
             // The snapshot changes before the paging state is published: a thread that
             // waits for the page load to end (reading, not observing) then sees the page.
-            var state = paginationState.value
             state.info = page.info
             state.loadedPages += 1
             state.hasMorePages = Self.hasMore(after: page)
