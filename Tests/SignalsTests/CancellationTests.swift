@@ -175,7 +175,8 @@ struct CancellationTests {
         // The observer holds its call for 400 ms on one thread; another thread's cancel()
         // waits for it. Waiting must not spin: the waiting thread's CPU time stays far below
         // the wait (polling with sched_yield / usleep used ~66 ms of it, sleeping on a
-        // condition uses microseconds), and cancel() returns only after the call ends.
+        // condition uses microseconds: only the end of this call wakes it), and cancel()
+        // returns only after the call ends.
         let hold: TimeInterval = 0.4
         let entered = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
@@ -201,14 +202,14 @@ struct CancellationTests {
             Issue.record("the observer was not called")
             return
         }
-        let cpuSeconds = Counter()
+        let cpuMicroseconds = Counter()
         let endedBeforeCancelReturned = StopFlag()
         let cancelled = runThreads(timeout: Self.timeout, [
             {
                 let start = threadCPUTime()
                 subscription.cancel()
                 if callEnded.isSet { endedBeforeCancelReturned.set() }
-                cpuSeconds.add(Int((threadCPUTime() - start) * 1_000_000))
+                cpuMicroseconds.add(Int((threadCPUTime() - start) * 1_000_000))
             },
             {
                 Thread.sleep(forTimeInterval: hold)
@@ -217,7 +218,7 @@ struct CancellationTests {
         ])
         #expect(cancelled, "cancel() did not return within \(Self.timeout) s")
         #expect(endedBeforeCancelReturned.isSet, "cancel() returned while the call was still running")
-        #expect(cpuSeconds.value < 10_000, "the waiting thread used \(cpuSeconds.value) µs of CPU during a \(Int(hold * 1000)) ms wait")
+        #expect(cpuMicroseconds.value < 10_000, "the waiting thread used \(cpuMicroseconds.value) µs of CPU during a \(Int(hold * 1000)) ms wait")
     }
 
     /// A writer thread keeps an observer busy (each call takes ~100 µs) while `cancellers`
@@ -308,8 +309,6 @@ final class StopFlag: @unchecked Sendable {
     var isSet: Bool { lock.withLock { value } }
 }
 
-/// Runs each body on its own thread; false if they did not all return within `timeout`
-/// seconds (the threads are then left running).
 /// The CPU time the calling thread has used, in seconds.
 func threadCPUTime() -> Double {
     var time = timespec()
@@ -317,6 +316,8 @@ func threadCPUTime() -> Double {
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }
 
+/// Runs each body on its own thread; false if they did not all return within `timeout`
+/// seconds (the threads are then left running).
 func runThreads(timeout: TimeInterval, _ bodies: [@Sendable () -> Void]) -> Bool {
     let done = DispatchSemaphore(value: 0)
     for body in bodies {

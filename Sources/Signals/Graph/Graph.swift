@@ -177,8 +177,8 @@ final class Graph: @unchecked Sendable {
     }
 
     /// Blocks until no other thread is inside `call`'s closure, releasing the lock while
-    /// waiting (the cancel side of ``Subscription``). The thread sleeps until the call ends
-    /// (``callEnded(_:)``), then checks again.
+    /// waiting (the cancel side of ``Subscription``). The thread sleeps on the call's own
+    /// condition until ``endCall(of:)`` wakes it, then checks again.
     ///
     /// Waiting can never close a wait-for cycle, because only threads that run no observer
     /// wait: a thread that is delivering (inside an observer call, or anything that call
@@ -189,17 +189,25 @@ final class Graph: @unchecked Sendable {
     func waitForCall(of call: some ObserverCall) {
         guard depth == 1, let running = call.runningThread, pthread_equal(running, pthread_self()) == 0 else { return }
         if currentThread(creating: false)?.isDelivering == true { return }
-        call.waitingThreads += 1
-        while let thread = call.runningThread, pthread_equal(thread, pthread_self()) == 0 {
-            mutex.wait()
+        let end: CallEndCondition
+        if let existing = call.callEnd {
+            end = existing
+        } else {
+            end = CallEndCondition()
+            call.callEnd = end
         }
-        call.waitingThreads -= 1
+        end.waiters += 1
+        while let thread = call.runningThread, pthread_equal(thread, pthread_self()) == 0 {
+            mutex.wait(on: end.condition)
+        }
+        end.waiters -= 1
     }
 
-    /// Wakes the threads waiting for `call` in ``waitForCall(of:)``, if any; called with the
-    /// lock held when `call`'s closure returns (a system call only when a thread waits).
-    @inline(__always) func callEnded(_ call: some ObserverCall) {
-        if call.waitingThreads > 0 { mutex.wakeWaiters() }
+    /// Ends `call`'s call in progress and wakes the threads waiting for it in
+    /// ``waitForCall(of:)`` (a system call only when one waits). Caller holds the lock.
+    @inline(__always) func endCall(of call: some ObserverCall) {
+        call.runningThread = nil
+        if let end = call.callEnd, end.waiters > 0 { pthread_cond_broadcast(end.condition) }
     }
 
     @usableFromInline func deliverQueued() {

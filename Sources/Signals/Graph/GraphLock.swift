@@ -20,41 +20,28 @@ final class GraphLock: @unchecked Sendable {
     @usableFromInline let owner = Atomic<UInt>(0)
     /// How many times the owning thread holds the lock. Only the owner reads or writes it.
     @usableFromInline @exclusivity(unchecked) var depth = 0
-    /// Broadcast by ``wakeWaiters()``; threads in ``wait()`` sleep on it.
-    private let condition: UnsafeMutablePointer<pthread_cond_t>
-    /// How many threads are in ``wait()``. Read and written with the mutex held.
-    @exclusivity(unchecked) private var waiters = 0
 
     init() {
         mutex = .allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)
-        condition = .allocate(capacity: 1)
-        pthread_cond_init(condition, nil)
     }
 
     deinit {
-        pthread_cond_destroy(condition)
-        condition.deallocate()
         pthread_mutex_destroy(mutex)
         mutex.deallocate()
     }
 
-    /// Releases the lock, sleeps until ``wakeWaiters()`` (or a spurious wake-up), and takes
-    /// the lock back. The caller holds the lock exactly once and re-checks what it waits for.
-    func wait() {
-        let me = owner.load(ordering: .relaxed)
+    /// Releases the lock, sleeps on `condition` until it is signalled (or a spurious wake-up),
+    /// and takes the lock back. The caller holds the lock exactly once and re-checks what it
+    /// waits for.
+    func wait(on condition: UnsafeMutablePointer<pthread_cond_t>) {
+        let me = currentThreadID()
+        assert(depth == 1 && owner.load(ordering: .relaxed) == me, "GraphLock.wait needs the lock held exactly once")
         depth = 0
         owner.store(0, ordering: .relaxed)
-        waiters += 1
         pthread_cond_wait(condition, mutex)
-        waiters -= 1
         owner.store(me, ordering: .relaxed)
         depth = 1
-    }
-
-    /// Wakes every thread in ``wait()``. The caller holds the lock.
-    func wakeWaiters() {
-        if waiters > 0 { pthread_cond_broadcast(condition) }
     }
 
     @inlinable @inline(__always) func lock() {

@@ -17,8 +17,8 @@ final class PropertyObservation<Value>: GraphNode, Deliverable, ObserverCall, @u
     @exclusivity(unchecked) private var deliveredVersion: UInt64
     @exclusivity(unchecked) private var isQueued = false
     /// The thread inside `observer`, if any.
-    @exclusivity(unchecked) private(set) var runningThread: pthread_t?
-    @exclusivity(unchecked) var waitingThreads = 0
+    @exclusivity(unchecked) var runningThread: pthread_t?
+    @exclusivity(unchecked) var callEnd: CallEndCondition?
     @exclusivity(unchecked) private var needsRerun = false
 
     /// Creates and attaches the observation. Caller holds the graph lock.
@@ -67,8 +67,7 @@ final class PropertyObservation<Value>: GraphNode, Deliverable, ObserverCall, @u
             observer(value)
             graph.resumeAfterCallback()
         } while needsRerun
-        runningThread = nil
-        graph.callEnded(self)
+        graph.endCall(of: self)
     }
 
     /// Detaches from the graph and releases the closure (idempotent); then waits for a call

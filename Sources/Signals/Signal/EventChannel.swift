@@ -49,7 +49,7 @@ final class EventObserver<Value>: ObserverCall, @unchecked Sendable {
     var closure: (@Sendable (Value) -> Void)?
     /// The thread inside `closure`, if any.
     var runningThread: pthread_t?
-    var waitingThreads = 0
+    var callEnd: CallEndCondition?
     /// The ticket of the next event sent, and of the next event to deliver.
     var nextTicket: UInt64 = 0
     var nextToDeliver: UInt64 = 0
@@ -89,7 +89,6 @@ final class EventDelivery<Value>: Deliverable {
             closure(event)
             graph.resumeAfterCallback()
         }
-        observer.runningThread = nil
-        graph.callEnded(observer)
+        graph.endCall(of: observer)
     }
 }
