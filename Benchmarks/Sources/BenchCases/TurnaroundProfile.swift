@@ -13,49 +13,44 @@ import ReactiveSources
 /// called (the source's work on the page until then). Per run: the time to the first
 /// request and from the last response to the end. `reactive-profile http-turnaround all <runs>`.
 public enum TurnaroundProfile {
-    /// A transport that timestamps each request's start and its response's return.
+    /// A transport that timestamps each request's start and its response's return, and
+    /// keeps the stamps others make (a page decoded, the list's observer called).
     final class TimingTransport: HTTPTransport, @unchecked Sendable {
+        /// The stamps of one run.
+        struct Stamps {
+            var events: [(sent: ContinuousClock.Instant, returned: ContinuousClock.Instant)] = []
+            var decodes: [ContinuousClock.Instant] = []
+            var updates: [ContinuousClock.Instant] = []
+        }
+
         private let inner = URLSessionTransport()
         private let lock = NSLock()
         private let clock = ContinuousClock()
-        private var events: [(sent: ContinuousClock.Instant, returned: ContinuousClock.Instant)] = []
+        private var stamps = Stamps()
 
         func send(_ request: URLRequest) async throws -> HTTPResponse {
             let sent = clock.now
             let response = try await inner.send(request)
             let returned = clock.now
-            lock.withLock { events.append((sent, returned)) }
+            lock.withLock { stamps.events.append((sent, returned)) }
             return response
-        }
-
-        private var decodes: [ContinuousClock.Instant] = []
-        private var updates: [ContinuousClock.Instant] = []
-
-        /// Records that the list's `updates` observer runs.
-        func markUpdate() {
-            let now = clock.now
-            lock.withLock { updates.append(now) }
-        }
-
-        /// The update stamps recorded since the last call, cleared.
-        func takeUpdates() -> [ContinuousClock.Instant] {
-            lock.withLock { defer { updates = [] }; return updates }
         }
 
         /// Records that a page's objects are decoded (called by ``StampedFetcher``).
         func markDecoded() {
             let now = clock.now
-            lock.withLock { decodes.append(now) }
+            lock.withLock { stamps.decodes.append(now) }
         }
 
-        /// The events recorded since the last call, cleared.
-        func take() -> [(sent: ContinuousClock.Instant, returned: ContinuousClock.Instant)] {
-            lock.withLock { defer { events = [] }; return events }
+        /// Records that the list's `updates` observer runs.
+        func markUpdate() {
+            let now = clock.now
+            lock.withLock { stamps.updates.append(now) }
         }
 
-        /// The decode stamps recorded since the last call, cleared.
-        func takeDecodes() -> [ContinuousClock.Instant] {
-            lock.withLock { defer { decodes = [] }; return decodes }
+        /// The stamps recorded since the last call, cleared.
+        func take() -> Stamps {
+            lock.withLock { defer { stamps = Stamps() }; return stamps }
         }
     }
 
@@ -111,10 +106,10 @@ public enum TurnaroundProfile {
             let start = clock.now
             try await runSide(index)
             let end = clock.now
-            let events = transports[index].take()
-            let decodes = transports[index].takeDecodes()
+            let stamps = transports[index].take()
+            let events = stamps.events, decodes = stamps.decodes
             // The updates before the first page (the loading placeholder) are not a page's.
-            let updates = transports[index].takeUpdates().suffix(events.count)
+            let updates = stamps.updates.suffix(events.count)
             if updates.count == events.count && decodes.count == events.count {
                 applied[index] += zip(decodes, updates).map { ($1 - $0).seconds * 1e6 }
             }
