@@ -56,7 +56,8 @@ if arguments[1] == "http" || arguments[1] == "http-turnaround" {
         server = try FixtureServer(script: script)
     }
     if arguments[1] == "http-turnaround" {
-        // Per page: time in flight and the client's turnaround, for list, fetcher and raw.
+        // Per page: time in flight and the turnaround (split at the decoded page and at the
+        // list's observer) for list, list-identified, fetcher and raw-transport.
         print(try waitFor { try await TurnaroundProfile.run(server: server, iterations: iterations) })
     } else {
         print(try waitFor { try await HTTPCase.profile(server: server, side: arguments[2], iterations: iterations) })
