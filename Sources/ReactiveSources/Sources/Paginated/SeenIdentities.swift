@@ -39,9 +39,9 @@ final class SeenIdentities<Object>: @unchecked Sendable {
     static func keys<Identity: Hashable>(_ identity: @escaping (Object) -> Identity) -> SeenIdentities {
         let table = IdentityTable()
         return SeenIdentities(
-            insertNew: { table.insertNew($1, after: $0, hash: { identity($0).hashValue }, same: { identity($0) == identity($1) }) },
+            insertNew: { table.insertNew($1, after: $0, hash: { $0.combine(identity($1)) }, same: { identity($0) == identity($1) }) },
             append: { $0.append(contentsOf: $1) },
-            dropFirst: { table.dropFirst($0, of: $1, hash: { identity($0).hashValue }) },
+            dropFirst: { table.dropFirst($0, of: $1, hash: { $0.combine(identity($1)) }) },
             removeAll: { table.removeAll() }
         )
     }
@@ -54,9 +54,9 @@ extension SeenIdentities where Object: Hashable {
     static func objects() -> SeenIdentities {
         let table = IdentityTable()
         return SeenIdentities(
-            insertNew: { table.insertNew($1, after: $0, hash: { $0.hashValue }, same: { $0 == $1 }) },
+            insertNew: { table.insertNew($1, after: $0, hash: { $0.combine($1) }, same: { $0 == $1 }) },
             append: { $0.append(contentsOf: $1) },
-            dropFirst: { table.dropFirst($0, of: $1, hash: { $0.hashValue }) },
+            dropFirst: { table.dropFirst($0, of: $1, hash: { $0.combine($1) }) },
             removeAll: { table.removeAll() }
         )
     }
