@@ -7,28 +7,79 @@ import ReactiveSources
 /// (`Task.yield`), as a network fetch does. Under callgrind every instruction counted is
 /// the source's, its tasks' or the driver's; `reactive-profile pages list <runs>`.
 public enum SourcePagesProfile {
-    public static func run(iterations: Int) async throws -> String {
+    /// `evicting`: bytes the fetcher writes over before each page (stride 64), so the source
+    /// meets a cache as cold as after a network round trip (`pages list-cold`).
+    /// `identified`: the objects are ``IdentifiedFixtureItem``s (the duplicate rule hashes ids).
+    public static func run(iterations: Int, evicting: Int = 0, identified: Bool = false) async throws -> String {
+        if identified {
+            return try await run(IdentifiedFixtureItem.self, iterations: iterations, evicting: evicting) { IdentifiedFixtureItem(id: $0, title: $1, group: $2) } touch: { $0.id &+ $0.title.utf8.count &+ $0.group.utf8.count } drive: {
+                try await ListDriver.drive(PaginatedDataSource(name: "items", fetcher: $0), expecting: $1, onUpdate: $2)
+            }
+        }
+        return try await run(FixtureItem.self, iterations: iterations, evicting: evicting) { FixtureItem(id: $0, title: $1, group: $2) } touch: { $0.id &+ $0.title.utf8.count &+ $0.group.utf8.count } drive: {
+            try await ListDriver.drive(PaginatedDataSource(name: "items", fetcher: $0), expecting: $1, onUpdate: $2)
+        }
+    }
+
+    static func run<Item: Hashable & Sendable>(
+        _: Item.Type, iterations: Int, evicting: Int, make: (Int, String, String) -> Item, touch: @escaping @Sendable (Item) -> Int,
+        drive: (ClosurePageFetcher<Item>, Int, @escaping @Sendable () -> Void) async throws -> Void
+    ) async throws -> String {
+        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: max(64, evicting), alignment: 64)
+        let scratchAddress = UInt(bitPattern: scratch.baseAddress)
+        defer { scratch.deallocate() }
         let pages = 100, pageSize = 50
-        let book: [Page<FixtureItem>] = (1...pages).map { number in
+        let book: [Page<Item>] = (1...pages).map { number in
             let items = ((number - 1) * pageSize + 1...number * pageSize).map {
-                FixtureItem(id: $0, title: "Item \($0)", group: "G\($0 % 3)")
+                make($0, "Item \($0)", "G\($0 % 3)")
             }
             let info = PageInfo(page: number, pageSize: pageSize, numberOfPages: pages, totalCount: pages * pageSize)
             return Page(objects: items, info: info, next: number < pages ? .number(number + 1) : nil)
         }
-        let fetcher = ClosurePageFetcher<FixtureItem> { token in
+        let stamps = Stamps()
+        let fetcher = ClosurePageFetcher<Item> { token in
             await Task.yield()
+            if evicting > 0, let base = UnsafeMutableRawPointer(bitPattern: scratchAddress) {
+                for offset in stride(from: 0, to: evicting, by: 64) { base.storeBytes(of: UInt8(truncatingIfNeeded: offset), toByteOffset: offset, as: UInt8.self) }
+            }
+            let page: Page<Item>
             switch token {
-            case .first: return book[0]
-            case .number(let number) where (1...pages).contains(number): return book[number - 1]
+            case .first: page = book[0]
+            case .number(let number) where (1...pages).contains(number): page = book[number - 1]
             default: throw BenchFailure("unexpected token \(token)")
             }
+            // As a decoder would leave them: the page's objects in cache.
+            check(page.objects.reduce(0) { $0 &+ touch($1) } != 0, "page objects")
+            stamps.returned()
+            return page
         }
         let clock = ContinuousClock()
         let start = clock.now
         for _ in 0..<iterations {
-            try await ListDriver.drive(PaginatedDataSource(name: "items", fetcher: fetcher), expecting: pages * pageSize)
+            try await drive(fetcher, pages * pageSize) { stamps.observed() }
         }
-        return "pages list: \(iterations) x \(pages) pages in \(clock.now - start)"
+        let elapsed = clock.now - start
+        let delays = stamps.delays().sorted()
+        let median = delays.isEmpty ? 0 : delays[delays.count / 2]
+        return "pages list: \(iterations) x \(pages) pages in \(elapsed); page returned to observer called: median \(format(median * 1e6, 2)) µs"
+    }
+
+    /// The time from the fetcher's return to the list's observer, page by page.
+    final class Stamps: @unchecked Sendable {
+        private let lock = NSLock()
+        private var last: UInt64 = 0
+        private var gaps: [Double] = []
+
+        func returned() { lock.withLock { last = DispatchTime.now().uptimeNanoseconds } }
+
+        func observed() {
+            let now = DispatchTime.now().uptimeNanoseconds
+            lock.withLock {
+                if last != 0 { gaps.append(Double(now - last) / 1e9) }
+                last = 0
+            }
+        }
+
+        func delays() -> [Double] { lock.withLock { gaps } }
     }
 }

@@ -72,8 +72,11 @@ if arguments[1] == "http-cpu" {
 }
 if arguments[1] == "pages" {
     // The Paginated source alone: 100 in-memory pages a run, driven as a list drives it.
-    guard arguments[2] == "list" else { print("pages has one side: list"); exit(2) }
-    print(try waitFor { try await SourcePagesProfile.run(iterations: iterations) })
+    // Sides: list or list-identified, with a -cold[=bytes] suffix to evict the cache before each page.
+    let side = arguments[2].split(separator: "-cold", maxSplits: 1).first.map(String.init) ?? ""
+    guard side == "list" || side == "list-identified" else { print("pages sides: list, list-identified, with -cold[=bytes]"); exit(2) }
+    let evicting = arguments[2].contains("-cold") ? Int(arguments[2].split(separator: "=").last ?? "") ?? 4 << 20 : 0
+    print(try waitFor { try await SourcePagesProfile.run(iterations: iterations, evicting: evicting, identified: side == "list-identified") })
     exit(0)
 }
 if arguments[1] == "create" {
