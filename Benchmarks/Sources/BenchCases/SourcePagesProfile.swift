@@ -10,7 +10,21 @@ public enum SourcePagesProfile {
     /// `evicting`: bytes the fetcher writes over before each page (stride 64), so the source
     /// meets a cache as cold as after a network round trip (`pages list-cold`).
     /// `identified`: the objects are ``IdentifiedFixtureItem``s (the duplicate rule hashes ids).
-    public static func run(iterations: Int, evicting: Int = 0, identified: Bool = false) async throws -> String {
+    /// `loop`: no source, the fetcher awaited page after page with the objects appended to
+    /// an array (what the source's whole per-page cost is measured against).
+    public static func run(iterations: Int, evicting: Int = 0, identified: Bool = false, loop: Bool = false) async throws -> String {
+        if loop {
+            return try await run(FixtureItem.self, iterations: iterations, evicting: evicting) { FixtureItem(id: $0, title: $1, group: $2) } touch: { $0.id &+ $0.title.utf8.count &+ $0.group.utf8.count } drive: { fetcher, total, _ in
+                var objects: [FixtureItem] = []
+                var token: PageToken? = .first
+                while let current = token {
+                    let page = try await fetcher.fetchPage(current)
+                    objects.append(contentsOf: page.objects)
+                    token = page.next
+                }
+                check(objects.count == total, "loop: \(objects.count) objects")
+            }
+        }
         if identified {
             return try await run(IdentifiedFixtureItem.self, iterations: iterations, evicting: evicting) { IdentifiedFixtureItem(id: $0, title: $1, group: $2) } touch: { $0.id &+ $0.title.utf8.count &+ $0.group.utf8.count } drive: {
                 try await ListDriver.drive(PaginatedDataSource(name: "items", fetcher: $0), expecting: $1, onUpdate: $2)

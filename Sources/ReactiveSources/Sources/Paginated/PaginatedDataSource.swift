@@ -117,7 +117,7 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
         let fetcher = self.fetcher
         let fetch = engine.begin(prepare: {
             cancelNextPage()
-            engine.setPlaceholder(placeholder(refreshing: true), inSection: 0)
+            showPlaceholder(placeholder(refreshing: true))
         }, start: { _ in nil })
         engine.start(fetch) { [weak self] in
             do {
@@ -128,7 +128,7 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
             } catch {
                 guard let self else { return }
                 self.engine.fail(fetch, error: error) { _ in
-                    self.engine.setPlaceholder(self.placeholder(refreshing: false, failure: DataSourceError(error)), inSection: 0)
+                    self.showPlaceholder(self.placeholder(refreshing: false, failure: DataSourceError(error)))
                 }
             }
         }
@@ -144,7 +144,7 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
             var loading = state
             loading.nextPage = .loading
             paginationState.value = loading
-            engine.setPlaceholder(placeholder(refreshing: false, objectCount: book.objectCount, state: loading), inSection: 0)
+            showPlaceholder(placeholder(refreshing: false, objectCount: book.objectCount, state: loading))
             return (token, book.sequence)
         }
         guard let (token, sequence) = reserved, engine.withLock({ book.sequence == sequence }) else { return }
@@ -173,7 +173,7 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
         engine.locked {
             cancelNextPage()
             engine.cancel()
-            engine.setPlaceholder(placeholder(refreshing: false), inSection: 0)
+            showPlaceholder(placeholder(refreshing: false))
         }
     }
 
@@ -202,7 +202,8 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
         }
         var next = engine.snapshot
         next.sections[0].objects = objects
-        next.sections[0].placeholder = placeholder(refreshing: false, objectCount: objects.count, finished: true)
+        book.placeholder = placeholder(refreshing: false, objectCount: objects.count, finished: true)
+        next.sections[0].placeholder = book.placeholder
         engine.replace(with: next)
     }
 
@@ -229,11 +230,12 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
             let fresh = newObjects(of: page, droppingFirst: dropped)
             book.pageCounts.append(fresh.count)
             let newPlaceholder = placeholder(refreshing: false, objectCount: book.objectCount, state: state)
+            let oldPlaceholder = book.placeholder
+            book.placeholder = newPlaceholder
             engine.mutate { snapshot in
-                // Only counts and the placeholder are kept from before: holding the old
-                // section would make the append below copy every object shown.
+                // Only the count is kept from before: holding the old section would make
+                // the append below copy every object shown.
                 let oldObjectCount = snapshot.sections[0].objects.count
-                let oldPlaceholder = snapshot.sections[0].placeholder
                 if dropped > 0 { snapshot.sections[0].objects.removeFirst(dropped) }
                 seen.append(&snapshot.sections[0].objects, fresh)
                 snapshot.sections[0].placeholder = newPlaceholder
@@ -265,7 +267,7 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
             book.task = nil
             var state = paginationState.value
             state.nextPage = error.isCancellation ? .idle : .failed(error)
-            engine.setPlaceholder(placeholder(refreshing: false, state: state), inSection: 0)
+            showPlaceholder(placeholder(refreshing: false, state: state))
             paginationState.value = state
         }
     }
@@ -280,16 +282,31 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
     }
 
     private static func hasMore(after page: Page<Object>) -> Bool {
-        guard !page.objects.isEmpty, page.next != nil else { return false }
+        guard page.objects.count > 0, page.next != nil else { return false }
         if let current = page.info.page, let pages = page.info.numberOfPages, current >= pages { return false }
         return true
+    }
+
+    /// Shows `placeholder` after the objects, publishing only if it changes. Reads the row
+    /// shown from the book, not from the snapshot (a snapshot read copies the update).
+    private func showPlaceholder(_ placeholder: Placeholder?) {
+        assert(book.placeholder == engine.snapshot.sections[0].placeholder, "the book's placeholder is the one shown")
+        guard placeholder != book.placeholder else { return }
+        book.placeholder = placeholder
+        engine.setPlaceholder(placeholder, inSection: 0)
     }
 
     /// The trailing placeholder for the current state.
     private func placeholder(
         refreshing: Bool, failure: DataSourceError? = nil, objectCount: Int? = nil, finished: Bool = false, state: PaginationState? = nil
     ) -> Placeholder? {
-        let count = objectCount ?? engine.snapshot.numberOfObjects(inSection: 0)
+        let count: Int
+        if let objectCount {
+            count = objectCount
+        } else {
+            assert(book.objectCount == engine.snapshot.numberOfObjects(inSection: 0), "the book counts the objects shown")
+            count = book.objectCount
+        }
         let state = state ?? paginationState.value
         if count == 0 {
             if refreshing { return placeholders.contains(.loading) ? .loading : nil }
@@ -322,6 +339,8 @@ final class PageBook: @unchecked Sendable {
     /// The objects shown: the pages' counts added up (pages are the only way objects land).
     /// Kept up to date when a page lands, since `willDisplayRow` reads it for every row.
     private(set) var objectCount = 0
+    /// The placeholder row the section shows (the source is its only writer).
+    var placeholder: Placeholder?
     /// Identifies the current next-page load; bumped to make older ones obsolete.
     var sequence: UInt64 = 0
     var task: Task<Void, Never>?
