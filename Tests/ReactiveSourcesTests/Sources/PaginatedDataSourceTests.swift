@@ -319,6 +319,95 @@ struct PaginatedDataSourceTests {
         #expect(!source.hasMorePages)
     }
 
+    @Test func pagesAListObserverAsksForAreFetchedByOneTaskAfterEachDeliveryEnds() async {
+        // A list asks for the next page from the update that shows the last one: the task
+        // that applied a page fetches the next one itself, once that update's observers
+        // have returned (no new task per page).
+        let pageCount = 6
+        let delivering = Recorder<Bool>()
+        let requests = Recorder<(page: Int, task: Int, duringDelivery: Bool)>()
+        let fetcher = ClosurePageFetcher<Int> { token in
+            let page = token == .first ? 1 : { if case .number(let number) = token { number } else { 0 } }()
+            let task = withUnsafeCurrentTask { $0?.hashValue } ?? 0
+            requests.append((page, task, delivering.values.last ?? false))
+            await Task.yield()
+            return Page(objects: [page], next: page < pageCount ? .number(page + 1) : nil)
+        }
+        let source = PaginatedDataSource(name: "list", fetcher: fetcher)
+        let subscription = source.updates.observe(emitsCurrentValue: false) { [weak source] update in
+            delivering.append(true)
+            defer { delivering.append(false) }
+            let rows = update.snapshot.numberOfObjects(inSection: 0)
+            if rows > 0 { source?.willDisplayRow(at: IndexPath(item: rows - 1, section: 0)) }
+        }
+        defer { subscription.cancel() }
+        source.fetchData()
+        await eventually("every page") { source.pagination.value.loadedPages == pageCount }
+        #expect(source.allObjects == Array(1...pageCount))
+        let seen = requests.values
+        #expect(seen.map(\.page) == Array(1...pageCount))
+        #expect(Set(seen.dropFirst(2).map(\.task)) == [seen[1].task], "pages 3 and on are fetched by page 2's task")
+        #expect(!seen.dropFirst(2).contains { $0.duringDelivery }, "each of them after the delivery that asked for it ended")
+    }
+
+    @Test func aNextPageAskedForAgainAfterACancelInTheSameDeliveryIsFetchedOnce() async {
+        // The cancel stops the task that applied page 2 (it was to fetch page 3): the second
+        // request for page 3 must not be left to that cancelled task.
+        let fetcher = ScriptedPageFetcher()
+        let (source, _) = await loaded(fetcher)
+        let asked = Recorder<Int>()
+        let subscription = source.updates.observe(emitsCurrentValue: false) { [weak source] update in
+            guard let source, update.snapshot.numberOfObjects(inSection: 0) == 4, asked.count == 0 else { return }
+            asked.append(4)
+            source.fetchNextPage()
+            source.cancelFetch()
+            source.fetchNextPage()
+        }
+        defer { subscription.cancel() }
+        source.fetchNextPage()
+        await eventually("page 2 requested") { fetcher.requests.count == 2 }
+        fetcher.requests[1].respond([3, 4], next: .number(3), info: PageInfo(page: 2, numberOfPages: 3))
+        await eventually("page 3 requested") { fetcher.requests.count == 3 }
+        #expect(fetcher.tokens == [.first, .number(2), .number(3)])
+        #expect(source.pagination.value.isLoadingNextPage)
+        fetcher.requests[2].respond([5, 6], next: nil, info: PageInfo(page: 3, numberOfPages: 3))
+        await eventually("page 3") { source.pagination.value.loadedPages == 3 }
+        #expect(source.allObjects == [1, 2, 3, 4, 5, 6])
+    }
+
+    @Test func aNextPageAskedForAndThenCancelledOrRefreshedInTheSameDeliveryIsNotFetched() async {
+        for refreshes in [false, true] {
+            let fetcher = ScriptedPageFetcher()
+            let (source, log) = await loaded(fetcher)
+            let subscription = source.updates.observe(emitsCurrentValue: false) { [weak source] update in
+                guard let source, update.snapshot.numberOfObjects(inSection: 0) == 4 else { return }
+                source.fetchNextPage()
+                if refreshes { source.fetchData() } else { source.cancelFetch() }
+            }
+            source.fetchNextPage()
+            await eventually("page 2 requested") { fetcher.requests.count == 2 }
+            fetcher.requests[1].respond([3, 4], next: .number(3), info: PageInfo(page: 2, numberOfPages: 3))
+            await eventually("page 2") { source.pagination.value.loadedPages == 2 }
+            subscription.cancel()
+            if refreshes {
+                await eventually("the refresh's request") { fetcher.requests.count == 3 }
+                #expect(fetcher.tokens == [.first, .number(2), .first], "no page 3 request")
+                fetcher.requests[2].respond([7], next: nil)
+                await log.waitForFinishers(2)
+                #expect(source.allObjects == [7])
+            } else {
+                try? await Task.sleep(nanoseconds: 20_000_000)
+                #expect(fetcher.tokens == [.first, .number(2)], "no page 3 request")
+                #expect(source.pagination.value.nextPage == .idle && source.hasMorePages)
+                source.fetchNextPage()
+                await eventually("page 3 requested") { fetcher.requests.count == 3 }
+                fetcher.requests[2].respond([5, 6], next: nil)
+                await eventually("page 3") { source.pagination.value.loadedPages == 3 }
+                #expect(source.allObjects == [1, 2, 3, 4, 5, 6])
+            }
+        }
+    }
+
     @Test func maxPagesDropsTheOldestPages() async {
         let fetcher = ScriptedPageFetcher()
         let (source, _) = await loaded(fetcher, maxPages: 2)

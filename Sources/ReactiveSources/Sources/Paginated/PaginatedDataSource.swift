@@ -32,6 +32,13 @@ import Signals
 ///   when they return), then on the global concurrent executor: no thread hop before the
 ///   request goes out. A fetcher must not block before it suspends, as no async function
 ///   should. (On Apple systems before macOS 26 / iOS 26 the fetch starts as a regular task.)
+///   One exception, the way a list loads: ``fetchNextPage()`` called on the thread that is
+///   delivering a next page's update (an observer of that update, as a list's
+///   `willDisplayRow` is) reserves the page and returns at once; the task that applied the
+///   page fetches it as soon as that delivery ends, on the same thread. Pages loaded this way
+///   need no new task each, and the request goes out after the page's observers have run. A
+///   page asked for and then cancelled (or superseded by a refresh) in the same delivery is
+///   never requested.
 ///   A fetcher that returns without suspending, started inside a `batch` or an observer,
 ///   publishes its result in the same delivery as the start: observers of `loadState` and
 ///   `pagination` then see the end state without the loading one (`loadEvents` still
@@ -96,7 +103,7 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
     /// weakly, so they would otherwise run, and keep their requests open, to the end).
     deinit {
         engine.cancelTask()
-        book.task?.cancel()
+        book.loader?.cancel()
     }
 
     /// The current snapshot and the change that produced it (see ``DataSource/updates``).
@@ -136,6 +143,9 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
 
     /// Loads and appends the next page. Does nothing when there are no more pages, or when a
     /// refresh or a next page is already loading (coalesced). Retries a page that failed.
+    /// The fetch starts on this thread before this returns, except from an observer of a
+    /// next page's update: then it starts right after that delivery (see the type's
+    /// documentation).
     public func fetchNextPage() {
         let reserved: (token: PageToken, sequence: UInt64)? = engine.locked {
             let state = paginationState.value
@@ -147,22 +157,41 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
             showPlaceholder(placeholder(refreshing: false, objectCount: book.objectCount, state: loading))
             return (token, book.sequence)
         }
-        guard let (token, sequence) = reserved, engine.withLock({ book.sequence == sequence }) else { return }
-        let fetcher = self.fetcher
-        let task = ImmediateTask.start { [weak self] in
-            do {
-                let page = try await fetcher.fetchPage(token)
-                try Task.checkCancellation()
-                self?.applyNext(page, sequence: sequence)
-            } catch {
-                self?.failNext(DataSourceError(error), sequence: sequence)
+        guard let (token, sequence) = reserved else { return }
+        // Called while this thread delivers a page it applied (a list's observer asking for
+        // the next page): that page's task fetches this one once the delivery ends, instead
+        // of a new task starting it here.
+        let loader: PageLoader? = engine.withLock {
+            guard book.sequence == sequence else { return nil }
+            if let applying = book.applying, pthread_equal(applying.thread, pthread_self()) != 0, !applying.loader.isCancelled {
+                book.continuation = (token, sequence)
+                book.loader = applying.loader
+                return nil
             }
+            let loader = PageLoader()
+            book.loader = loader
+            return loader
         }
-        engine.withLock {
-            if sequence != book.sequence {
-                task.cancel()
-            } else if paginationState.value.isLoadingNextPage {
-                book.task = task
+        guard let loader else { return }
+        let task = startNextPages(from: token, sequence: sequence, loader: loader)
+        engine.withLock { loader.started(task) }
+    }
+
+    /// Starts a task that fetches and applies the page `token` names (load `sequence`), then
+    /// each page requested while it delivers the previous one (see ``fetchNextPage()``).
+    private func startNextPages(from token: PageToken, sequence: UInt64, loader: PageLoader) -> Task<Void, Never> {
+        let fetcher = self.fetcher
+        return ImmediateTask.start { [weak self] in
+            var next: (token: PageToken, sequence: UInt64)? = (token, sequence)
+            while let (token, sequence) = next {
+                do {
+                    let page = try await fetcher.fetchPage(token)
+                    try Task.checkCancellation()
+                    next = self?.applyNext(page, sequence: sequence, loader: loader)
+                } catch {
+                    self?.failNext(DataSourceError(error), sequence: sequence)
+                    next = nil
+                }
             }
         }
     }
@@ -207,11 +236,15 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
         engine.replace(with: next)
     }
 
-    private func applyNext(_ page: Page<Object>, sequence: UInt64) {
+    /// Applies a next page and delivers it; returns the page an observer asked for during
+    /// that delivery on this thread, for this task to fetch (see ``fetchNextPage()``).
+    private func applyNext(_ page: Page<Object>, sequence: UInt64, loader: PageLoader) -> (token: PageToken, sequence: UInt64)? {
+        let thread = pthread_self()
         engine.locked {
             var state = paginationState.value
             guard sequence == book.sequence, state.isLoadingNextPage else { return }
-            book.task = nil
+            book.applying = (thread, loader)
+            book.loader = nil
             book.next = page.next
             // The snapshot changes before the paging state is published: a thread that
             // waits for the page load to end (reading, not observing) then sees the page.
@@ -249,6 +282,14 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
             }
             paginationState.value = state
         }
+        return engine.withLock {
+            defer {
+                book.applying = nil
+                book.continuation = nil
+            }
+            guard let continuation = book.continuation, continuation.sequence == book.sequence else { return nil }
+            return continuation
+        }
     }
 
     /// The objects of `page` whose identity is not shown once the first `dropped` shown
@@ -264,7 +305,7 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
     private func failNext(_ error: DataSourceError, sequence: UInt64) {
         engine.locked {
             guard sequence == book.sequence, paginationState.value.isLoadingNextPage else { return }
-            book.task = nil
+            book.loader = nil
             var state = paginationState.value
             state.nextPage = error.isCancellation ? .idle : .failed(error)
             showPlaceholder(placeholder(refreshing: false, state: state))
@@ -273,8 +314,8 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
     }
 
     private func cancelNextPage() {
-        book.task?.cancel()
-        book.task = nil
+        book.loader?.cancel()
+        book.loader = nil
         book.sequence &+= 1
         if paginationState.value.nextPage != .idle {
             paginationState.modify { $0.nextPage = .idle }
@@ -341,9 +382,35 @@ final class PageBook: @unchecked Sendable {
     private(set) var objectCount = 0
     /// The placeholder row the section shows (the source is its only writer).
     var placeholder: Placeholder?
+    /// The thread applying a next page, until its delivery ends, and that page's task.
+    var applying: (thread: pthread_t, loader: PageLoader)?
+    /// The next page an observer asked for while a page was delivered on its thread: the
+    /// applying task fetches it when the delivery ends.
+    var continuation: (token: PageToken, sequence: UInt64)?
     /// Identifies the current next-page load; bumped to make older ones obsolete.
     var sequence: UInt64 = 0
-    var task: Task<Void, Never>?
+    /// The task loading the current next page, if any.
+    var loader: PageLoader?
+}
+
+/// A task that loads next pages (one, or several in a row: see
+/// ``PaginatedDataSource/fetchNextPage()``), cancellable before its `Task` exists: a fetcher
+/// that returns without suspending applies its page before `Task.immediate` returns the task.
+/// Touched only under the source's engine lock.
+final class PageLoader: @unchecked Sendable {
+    private var task: Task<Void, Never>?
+    private(set) var isCancelled = false
+
+    /// Records the loader's task, cancelling it if the loader was cancelled meanwhile.
+    func started(_ task: Task<Void, Never>) {
+        self.task = task
+        if isCancelled { task.cancel() }
+    }
+
+    func cancel() {
+        isCancelled = true
+        task?.cancel()
+    }
 }
 
 extension PaginatedDataSource where Object: Identifiable, Object.ID: Sendable {
