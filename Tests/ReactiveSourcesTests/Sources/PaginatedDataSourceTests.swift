@@ -32,6 +32,21 @@ final class ScriptedPageFetcher: PageFetcher, @unchecked Sendable {
     }
 }
 
+/// Wraps a ``ScriptedPageFetcher`` and tells which requests are still open (not yet
+/// answered, failed or cancelled).
+final class OpenCountingFetcher: PageFetcher, @unchecked Sendable {
+    let inner = ScriptedPageFetcher()
+    private let lock = NSLock()
+    private var openTokens: [PageToken] = []
+    var open: [PageToken] { lock.withLock { openTokens } }
+
+    func fetchPage(_ token: PageToken) async throws -> Page<Int> {
+        lock.withLock { openTokens.append(token) }
+        defer { lock.withLock { _ = openTokens.remove(at: openTokens.firstIndex(of: token)!) } }
+        return try await inner.fetchPage(token)
+    }
+}
+
 @Suite("Paginated data source")
 struct PaginatedDataSourceTests {
     /// A source whose first page (1, 2) has been loaded, with page 2 next.
@@ -406,6 +421,80 @@ struct PaginatedDataSourceTests {
                 #expect(source.allObjects == [1, 2, 3, 4, 5, 6])
             }
         }
+    }
+
+    @Test func aPageAskedForInOneTasksDeliveryIsNotTakenByAnotherTaskWhoseDeliveryWasSlow() async {
+        // Task A applies page 2 and an observer holds its delivery on A's thread. Meanwhile
+        // page 3 is asked for from another thread (task B), lands, and an observer of B's
+        // delivery asks for page 4. B must fetch page 4, not A: then cancelling cancels the
+        // request, and asking again does not request page 4 twice at once.
+        let fetcher = OpenCountingFetcher()
+        let source = PaginatedDataSource(name: "feed", fetcher: fetcher)
+        source.fetchData()
+        await eventually("first request") { fetcher.inner.requests.count == 1 }
+        fetcher.inner.requests[0].respond([1, 2], next: .number(2), info: PageInfo(page: 1, numberOfPages: 9))
+        await eventually("page 1") { source.pagination.value.loadedPages == 1 }
+
+        let release = DispatchSemaphore(value: 0)
+        let held = Recorder<Bool>()
+        let asked = Recorder<Bool>()
+        // Registered first, so it is not queued behind the held delivery.
+        let asksForPage4 = source.updates.observe(emitsCurrentValue: false) { [weak source] update in
+            guard let source, update.snapshot.numberOfObjects(inSection: 0) == 6, asked.count == 0 else { return }
+            asked.append(true)
+            source.fetchNextPage()
+            release.signal()
+            let deadline = Date() + 2
+            while fetcher.inner.requests.count < 4 && Date() < deadline { usleep(1_000) }
+        }
+        let holdsPage2 = source.updates.observe(emitsCurrentValue: false) { update in
+            guard update.snapshot.numberOfObjects(inSection: 0) == 4, held.count == 0 else { return }
+            held.append(true)
+            release.wait()
+        }
+        defer { asksForPage4.cancel(); holdsPage2.cancel() }
+
+        source.fetchNextPage()
+        await eventually("page 2 requested") { fetcher.inner.requests.count == 2 }
+        fetcher.inner.requests[1].respond([3, 4], next: .number(3), info: PageInfo(page: 2, numberOfPages: 9))
+        await eventually("page 2's delivery held") { held.count == 1 }
+        source.fetchNextPage()
+        await eventually("page 3 requested") { fetcher.inner.requests.count == 3 }
+        fetcher.inner.requests[2].respond([5, 6], next: .number(4), info: PageInfo(page: 3, numberOfPages: 9))
+        await eventually("page 4 requested") { fetcher.inner.requests.count == 4 }
+        await eventually("page 3") { source.pagination.value.loadedPages == 3 }
+        #expect(fetcher.inner.tokens == [.first, .number(2), .number(3), .number(4)])
+
+        source.cancelFetch()
+        await eventually("the page 4 request cancelled") { fetcher.open.isEmpty }
+        source.fetchNextPage()
+        await eventually("page 4 requested again") { fetcher.inner.requests.count == 5 }
+        #expect(fetcher.open == [.number(4)], "one page 4 request open")
+        fetcher.inner.requests[4].respond([7, 8], next: nil)
+        await eventually("page 4") { source.pagination.value.loadedPages == 4 }
+        #expect(source.allObjects == Array(1...8))
+    }
+
+    @Test func aNextPageCancelledBeforeItsTaskIsRecordedHasItsRequestCancelled() async {
+        // The fetcher cancels the load it runs before it first suspends (the source has no
+        // task handle yet); the task must still be cancelled once the handle exists.
+        final class SourceBox: @unchecked Sendable { weak var source: PaginatedDataSource<Int>? }
+        let box = SourceBox()
+        let ended = Recorder<Bool>()
+        let fetcher = ClosurePageFetcher<Int> { token in
+            if token == .first { return Page(objects: [1, 2], next: .number(2)) }
+            box.source?.cancelFetch()
+            defer { ended.append(true) }
+            try await Task.sleep(nanoseconds: 60_000_000_000)
+            return Page(objects: [3], next: nil)
+        }
+        let source = PaginatedDataSource(name: "self-cancelling", fetcher: fetcher)
+        box.source = source
+        source.fetchData()
+        await eventually("page 1") { source.pagination.value.loadedPages == 1 }
+        source.fetchNextPage()
+        await eventually("the cancelled request ends") { ended.count == 1 }
+        #expect(source.pagination.value.nextPage == .idle && source.allObjects == [1, 2])
     }
 
     @Test func maxPagesDropsTheOldestPages() async {

@@ -33,12 +33,14 @@ import Signals
 ///   request goes out. A fetcher must not block before it suspends, as no async function
 ///   should. (On Apple systems before macOS 26 / iOS 26 the fetch starts as a regular task.)
 ///   One exception, the way a list loads: ``fetchNextPage()`` called on the thread that is
-///   delivering a next page's update (an observer of that update, as a list's
-///   `willDisplayRow` is) reserves the page and returns at once; the task that applied the
-///   page fetches it as soon as that delivery ends, on the same thread. Pages loaded this way
-///   need no new task each, and the request goes out after the page's observers have run. A
-///   page asked for and then cancelled (or superseded by a refresh) in the same delivery is
-///   never requested.
+///   delivering the update of a next page this source just applied (from any observer that
+///   delivery runs, as a list's `willDisplayRow` is called) reserves the page and returns at
+///   once; the task that applied the page fetches it as soon as that delivery ends, on the
+///   same thread. Pages loaded this way need no new task each, and the request goes out
+///   after the page's observers have run, so such an observer must not wait for the request
+///   it asked for. A page asked for and then cancelled (or superseded by a refresh) in the
+///   same delivery is never requested. A page applied inside a caller's `batch` or observer
+///   is delivered later, by that caller: a page asked for then starts a task as usual.
 ///   A fetcher that returns without suspending, started inside a `batch` or an observer,
 ///   publishes its result in the same delivery as the start: observers of `loadState` and
 ///   `pagination` then see the end state without the loading one (`loadEvents` still
@@ -164,7 +166,7 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
         let loader: PageLoader? = engine.withLock {
             guard book.sequence == sequence else { return nil }
             if let applying = book.applying, pthread_equal(applying.thread, pthread_self()) != 0, !applying.loader.isCancelled {
-                book.continuation = (token, sequence)
+                applying.loader.continuation = (token, sequence)
                 book.loader = applying.loader
                 return nil
             }
@@ -240,9 +242,9 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
     /// that delivery on this thread, for this task to fetch (see ``fetchNextPage()``).
     private func applyNext(_ page: Page<Object>, sequence: UInt64, loader: PageLoader) -> (token: PageToken, sequence: UInt64)? {
         let thread = pthread_self()
-        engine.locked {
+        let applied = engine.locked {
             var state = paginationState.value
-            guard sequence == book.sequence, state.isLoadingNextPage else { return }
+            guard sequence == book.sequence, state.isLoadingNextPage else { return false }
             book.applying = (thread, loader)
             book.loader = nil
             book.next = page.next
@@ -281,13 +283,15 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
                 return changes
             }
             paginationState.value = state
+            return true
         }
+        guard applied else { return nil }
         return engine.withLock {
-            defer {
-                book.applying = nil
-                book.continuation = nil
-            }
-            guard let continuation = book.continuation, continuation.sequence == book.sequence else { return nil }
+            // Another task may have applied a page meanwhile (this delivery was slow): only
+            // this task's own record is cleared, and only its own continuation taken.
+            if book.applying?.loader === loader { book.applying = nil }
+            defer { loader.continuation = nil }
+            guard let continuation = loader.continuation, continuation.sequence == book.sequence else { return nil }
             return continuation
         }
     }
@@ -382,11 +386,9 @@ final class PageBook: @unchecked Sendable {
     private(set) var objectCount = 0
     /// The placeholder row the section shows (the source is its only writer).
     var placeholder: Placeholder?
-    /// The thread applying a next page, until its delivery ends, and that page's task.
+    /// The thread that last applied a next page, until that page's delivery ends, and the
+    /// loader whose task applied it.
     var applying: (thread: pthread_t, loader: PageLoader)?
-    /// The next page an observer asked for while a page was delivered on its thread: the
-    /// applying task fetches it when the delivery ends.
-    var continuation: (token: PageToken, sequence: UInt64)?
     /// Identifies the current next-page load; bumped to make older ones obsolete.
     var sequence: UInt64 = 0
     /// The task loading the current next page, if any.
@@ -400,6 +402,9 @@ final class PageBook: @unchecked Sendable {
 final class PageLoader: @unchecked Sendable {
     private var task: Task<Void, Never>?
     private(set) var isCancelled = false
+    /// The next page an observer asked for while this loader's page was delivered on its
+    /// thread: the loader's task fetches it when the delivery ends.
+    var continuation: (token: PageToken, sequence: UInt64)?
 
     /// Records the loader's task, cancelling it if the loader was cancelled meanwhile.
     func started(_ task: Task<Void, Never>) {
