@@ -72,6 +72,20 @@ struct URLSessionTransportTests {
         #expect(responses > 0 && cancelled > 0, "the cancels straddle the responses (\(responses) responses, \(cancelled) cancelled)")
     }
 
+    @Test func headersAreReadFromTheResponseByNameInAnyCaseOrAllAtOnce() async throws {
+        var components = URLComponents(url: server.baseURL.appendingPathComponent("linked"), resolvingAgainstBaseURL: false)!
+        components.queryItems = [URLQueryItem(name: "page", value: "1"), URLQueryItem(name: "page_size", value: "2"), URLQueryItem(name: "total", value: "5")]
+        var response = try await URLSessionTransport().send(URLRequest(url: components.url!, timeoutInterval: 10))
+        #expect(response.header("content-type") == "application/json")
+        #expect(response.header("LINK")?.contains(#"rel="next""#) == true)
+        #expect(response.header("x-absent") == nil)
+        let all = response.headers
+        #expect(all["Content-Type"] == "application/json" && all["Content-Length"] == String(response.body.count))
+        #expect(response.headers == all, "converted once, the same each time")
+        response.headers = ["X-Only": "1"]
+        #expect(response.header("x-only") == "1" && response.header("Content-Type") == nil)
+    }
+
     @Test func theDefaultConfigurationHasNoCache() {
         #expect(URLSessionTransport.defaultConfiguration().urlCache == nil)
         #expect(URLSessionTransport().session.configuration.urlCache == nil)

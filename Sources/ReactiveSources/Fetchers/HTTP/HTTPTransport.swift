@@ -7,26 +7,37 @@ import FoundationNetworking
 public struct HTTPResponse: Sendable {
     /// The status code.
     public var statusCode: Int
-    /// The header fields (names as sent; look them up with ``header(_:)``).
-    public var headers: [String: String]
+    /// The header fields (names as sent; look them up with ``header(_:)``). For a response
+    /// from ``URLSessionTransport`` the dictionary is made on first access.
+    public var headers: [String: String] {
+        get { fields.all }
+        set { fields = HeaderFields(newValue) }
+    }
     /// The body.
     public var body: Data
     /// The URL that answered (after redirects).
     public var url: URL
+    private var fields: HeaderFields
 
     /// Creates a response.
     public init(statusCode: Int, headers: [String: String] = [:], body: Data, url: URL) {
         self.statusCode = statusCode
-        self.headers = headers
+        fields = HeaderFields(headers)
+        self.body = body
+        self.url = url
+    }
+
+    /// A response whose header fields are read from `response` when asked for.
+    init(statusCode: Int, fieldsOf response: HTTPURLResponse, body: Data, url: URL) {
+        self.statusCode = statusCode
+        fields = HeaderFields(response)
         self.body = body
         self.url = url
     }
 
     /// The value of the header field `name`, compared case-insensitively; `nil` if absent.
     public func header(_ name: String) -> String? {
-        if let exact = headers[name] { return exact }
-        let lowered = name.lowercased()
-        return headers.first { $0.key.lowercased() == lowered }?.value
+        fields.value(name)
     }
 }
 

@@ -64,14 +64,8 @@ public struct URLSessionTransport: HTTPTransport, @unchecked Sendable {
                     } else if let error {
                         continuation.resume(throwing: Self.map(error, url: url, timeout: request.timeoutInterval))
                     } else if let response = response as? HTTPURLResponse {
-                        let fields = response.allHeaderFields
-                        var headers: [String: String] = [:]
-                        headers.reserveCapacity(fields.count)
-                        for (key, value) in fields {
-                            headers[key.base as? String ?? String(describing: key)] = value as? String ?? String(describing: value)
-                        }
                         continuation.resume(returning: HTTPResponse(
-                            statusCode: response.statusCode, headers: headers, body: data ?? Data(), url: response.url ?? url
+                            statusCode: response.statusCode, fieldsOf: response, body: data ?? Data(), url: response.url ?? url
                         ))
                     } else {
                         continuation.resume(throwing: HTTPFetchError.transport(url: url, reason: "the response is not HTTP"))
