@@ -222,7 +222,7 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
 
     private func applyFirst(_ page: Page<Object>) {
         seen.removeAll()
-        let objects = seen.insertNew([], page.objects)
+        let objects = seen.insertNew([], 0, page.objects)
         book.pageCounts = [objects.count]
         book.next = page.next
         paginationState.modify { state in
@@ -303,7 +303,7 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
     private func newObjects(of page: Page<Object>, droppingFirst dropped: Int) -> [Object] {
         let shown = engine.snapshot.sections[0].objects
         if dropped > 0 { seen.dropFirst(dropped, shown) }
-        return seen.insertNew(shown[dropped...], page.objects)
+        return seen.insertNew(shown, dropped, page.objects)
     }
 
     private func failNext(_ error: DataSourceError, sequence: UInt64) {

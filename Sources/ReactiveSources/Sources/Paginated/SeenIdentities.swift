@@ -8,10 +8,11 @@
 /// directly. Used only under the source's engine lock, always with the source's shown
 /// objects; the identity (user code) runs outside the Signals graph lock.
 @usableFromInline
-final class SeenIdentities<Object>: @unchecked Sendable {
-    /// The objects of a page (the second argument) whose identity is not in the shown
-    /// objects (the first) nor earlier in the page, in order; records them as appended.
-    let insertNew: (ArraySlice<Object>, [Object]) -> [Object]
+final class SeenIdentities<Object: Hashable & Sendable>: @unchecked Sendable {
+    /// The objects of a page (the third argument) whose identity is not in the shown
+    /// objects (the first) after the first `n` (the second, which the caller drops) nor
+    /// earlier in the page, in order; records them as appended.
+    let insertNew: ([Object], Int, [Object]) -> [Object]
     /// Appends the objects `insertNew` returned to the shown objects.
     let append: (inout [Object], [Object]) -> Void
     /// Forgets the first `n` (the first argument) of the shown objects (the second), before
@@ -22,7 +23,7 @@ final class SeenIdentities<Object>: @unchecked Sendable {
 
     @usableFromInline
     init(
-        insertNew: @escaping (ArraySlice<Object>, [Object]) -> [Object],
+        insertNew: @escaping ([Object], Int, [Object]) -> [Object],
         append: @escaping (inout [Object], [Object]) -> Void,
         dropFirst: @escaping (Int, [Object]) -> Void,
         removeAll: @escaping () -> Void
@@ -39,7 +40,7 @@ final class SeenIdentities<Object>: @unchecked Sendable {
     static func keys<Identity: Hashable>(_ identity: @escaping (Object) -> Identity) -> SeenIdentities {
         let table = IdentityTable()
         return SeenIdentities(
-            insertNew: { table.insertNew($1, after: $0, hash: { $0.combine(identity($1)) }, same: { identity($0) == identity($1) }) },
+            insertNew: { table.insertNew($2, after: $0[min(max(0, $1), $0.count)...], hash: { $0.combine(identity($1)) }, same: { identity($0) == identity($1) }) },
             append: { $0.append(contentsOf: $1) },
             dropFirst: { table.dropFirst($0, of: $1, hash: { $0.combine(identity($1)) }) },
             removeAll: { table.removeAll() }
@@ -47,14 +48,14 @@ final class SeenIdentities<Object>: @unchecked Sendable {
     }
 }
 
-extension SeenIdentities where Object: Hashable {
+extension SeenIdentities {
     /// Identities that are the objects themselves, hashed and compared where they are
     /// stored (no copy of an object is made to hash it).
     @inlinable
     static func objects() -> SeenIdentities {
         let table = IdentityTable()
         return SeenIdentities(
-            insertNew: { table.insertNew($1, after: $0, hash: { $0.combine($1) }, same: { $0 == $1 }) },
+            insertNew: { table.insertNew($2, after: $0[min(max(0, $1), $0.count)...], hash: { $0.combine($1) }, same: { $0 == $1 }) },
             append: { $0.append(contentsOf: $1) },
             dropFirst: { table.dropFirst($0, of: $1, hash: { $0.combine($1) }) },
             removeAll: { table.removeAll() }
