@@ -9,9 +9,12 @@ import Signals
 enum ListDriver {
     /// Fetches and shows every page of `source`; checks that `total` objects are shown.
     /// `onUpdate` runs first in each `updates` delivery (for timing the source's work).
+    /// `holdingSnapshot`: the driver keeps the last snapshot it was given until the next one,
+    /// as a list's data source does to answer row queries.
     static func drive<Item: Hashable & Sendable>(
-        _ source: PaginatedDataSource<Item>, expecting total: Int, onUpdate: (@Sendable () -> Void)? = nil
+        _ source: PaginatedDataSource<Item>, expecting total: Int, holdingSnapshot: Bool = false, onUpdate: (@Sendable () -> Void)? = nil
     ) async throws {
+        let shown = ShownSnapshot<Item>()
         let subscription = SubscriptionBox()
         let failures = SubscriptionBox()
         let pageFailures = SubscriptionBox()
@@ -19,6 +22,7 @@ enum ListDriver {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             subscription.set(source.updates.observe(emitsCurrentValue: false) { [weak source] update in
                 onUpdate?()
+                if holdingSnapshot { shown.set(update.snapshot) }
                 guard let source else { return }
                 let rows = update.snapshot.numberOfObjects(inSection: 0)
                 guard rows > 0 else { return }
@@ -46,4 +50,12 @@ enum ListDriver {
         let count = source.snapshot.numberOfObjects(inSection: 0)
         check(count == total && !source.hasMorePages, "paginated (list): \(count) objects, expected \(total)")
     }
+}
+
+/// The snapshot a list shows, kept between updates (``ListDriver``'s `holdingSnapshot`).
+final class ShownSnapshot<Item: Hashable & Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var snapshot: Snapshot<Item>?
+
+    func set(_ snapshot: Snapshot<Item>) { lock.withLock { self.snapshot = snapshot } }
 }

@@ -12,7 +12,8 @@ public enum SourcePagesProfile {
     /// `identified`: the objects are ``IdentifiedFixtureItem``s (the duplicate rule hashes ids).
     /// `loop`: no source, the fetcher awaited page after page with the objects appended to
     /// an array (what the source's whole per-page cost is measured against).
-    public static func run(iterations: Int, evicting: Int = 0, identified: Bool = false, loop: Bool = false) async throws -> String {
+    /// `holding`: the list keeps the last snapshot it was given, as a list's data source does.
+    public static func run(iterations: Int, evicting: Int = 0, identified: Bool = false, loop: Bool = false, holding: Bool = false) async throws -> String {
         if loop {
             return try await run(FixtureItem.self, iterations: iterations, evicting: evicting) { FixtureItem(id: $0, title: $1, group: $2) } touch: { $0.id &+ $0.title.utf8.count &+ $0.group.utf8.count } drive: { fetcher, total, _ in
                 var objects: [FixtureItem] = []
@@ -31,7 +32,7 @@ public enum SourcePagesProfile {
             }
         }
         return try await run(FixtureItem.self, iterations: iterations, evicting: evicting) { FixtureItem(id: $0, title: $1, group: $2) } touch: { $0.id &+ $0.title.utf8.count &+ $0.group.utf8.count } drive: {
-            try await ListDriver.drive(PaginatedDataSource(name: "items", fetcher: $0), expecting: $1, onUpdate: $2)
+            try await ListDriver.drive(PaginatedDataSource(name: "items", fetcher: $0), expecting: $1, holdingSnapshot: holding, onUpdate: $2)
         }
     }
 
