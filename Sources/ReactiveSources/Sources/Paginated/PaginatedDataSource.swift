@@ -412,6 +412,7 @@ final class PageLoader: @unchecked Sendable {
         if isCancelled { task.cancel() }
     }
 
+    /// Cancels the loader's task, now or as soon as it is recorded.
     func cancel() {
         isCancelled = true
         task?.cancel()
