@@ -47,6 +47,26 @@ final class OpenCountingFetcher: PageFetcher, @unchecked Sendable {
     }
 }
 
+/// The page number `token` names: 1 for the first page, 0 for a token without a number.
+func pageNumber(_ token: PageToken) -> Int {
+    if token == .first { return 1 }
+    if case .number(let number) = token { return number }
+    return 0
+}
+
+/// Observes `source` as a list does: each update displays the row of its last object, which
+/// asks for the next page. `before` and `after` run around that call.
+func observeAsAList(
+    _ source: PaginatedDataSource<Int>, before: @escaping @Sendable () -> Void = {}, after: @escaping @Sendable () -> Void = {}
+) -> Subscription {
+    source.updates.observe(emitsCurrentValue: false) { [weak source] update in
+        before()
+        defer { after() }
+        let rows = update.snapshot.numberOfObjects(inSection: 0)
+        if rows > 0 { source?.willDisplayRow(at: IndexPath(item: rows - 1, section: 0)) }
+    }
+}
+
 @Suite("Paginated data source")
 struct PaginatedDataSourceTests {
     /// A source whose first page (1, 2) has been loaded, with page 2 next.
@@ -319,14 +339,11 @@ struct PaginatedDataSourceTests {
         // thousands of pages load without growing the stack or losing a page.
         let pageCount = 3_000
         let fetcher = ClosurePageFetcher<Int> { token in
-            let page = token == .first ? 1 : { if case .number(let number) = token { number } else { 0 } }()
+            let page = pageNumber(token)
             return Page(objects: [page], next: page < pageCount ? .number(page + 1) : nil)
         }
         let source = PaginatedDataSource(name: "instant", fetcher: fetcher)
-        let subscription = source.updates.observe(emitsCurrentValue: false) { [weak source] update in
-            let rows = update.snapshot.numberOfObjects(inSection: 0)
-            if rows > 0 { source?.willDisplayRow(at: IndexPath(item: rows - 1, section: 0)) }
-        }
+        let subscription = observeAsAList(source)
         defer { subscription.cancel() }
         source.fetchData()
         await eventually("every page") { source.pagination.value.loadedPages == pageCount }
@@ -342,19 +359,14 @@ struct PaginatedDataSourceTests {
         let delivering = Recorder<Bool>()
         let requests = Recorder<(page: Int, task: Int, duringDelivery: Bool)>()
         let fetcher = ClosurePageFetcher<Int> { token in
-            let page = token == .first ? 1 : { if case .number(let number) = token { number } else { 0 } }()
+            let page = pageNumber(token)
             let task = withUnsafeCurrentTask { $0?.hashValue } ?? 0
             requests.append((page, task, delivering.values.last ?? false))
             await Task.yield()
             return Page(objects: [page], next: page < pageCount ? .number(page + 1) : nil)
         }
         let source = PaginatedDataSource(name: "list", fetcher: fetcher)
-        let subscription = source.updates.observe(emitsCurrentValue: false) { [weak source] update in
-            delivering.append(true)
-            defer { delivering.append(false) }
-            let rows = update.snapshot.numberOfObjects(inSection: 0)
-            if rows > 0 { source?.willDisplayRow(at: IndexPath(item: rows - 1, section: 0)) }
-        }
+        let subscription = observeAsAList(source, before: { delivering.append(true) }, after: { delivering.append(false) })
         defer { subscription.cancel() }
         source.fetchData()
         await eventually("every page") { source.pagination.value.loadedPages == pageCount }
