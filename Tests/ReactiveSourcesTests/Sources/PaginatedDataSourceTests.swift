@@ -227,7 +227,7 @@ struct PaginatedDataSourceTests {
         }
         let pages: [[Int]] = [[1, 2], [3], [1, 3, 4], [1, 3, 4, 2]]
         let fetcher = ClosurePageFetcher<Colliding> { token in
-            let page = token == .first ? 1 : { if case .number(let number) = token { number } else { 0 } }()
+            let page = pageNumber(token)
             return Page(objects: pages[page - 1].map(Colliding.init), next: page < pages.count ? .number(page + 1) : nil)
         }
         let source = PaginatedDataSource(name: "colliding", fetcher: fetcher, maxPages: 1)
