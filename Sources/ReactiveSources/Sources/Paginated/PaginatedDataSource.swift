@@ -149,7 +149,7 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
     /// next page's update: then it starts right after that delivery (see the type's
     /// documentation).
     public func fetchNextPage() {
-        let reserved: (token: PageToken, sequence: UInt64)? = engine.locked {
+        let reserved: NextPageLoad? = engine.locked {
             let state = paginationState.value
             guard !engine.isInFlight, state.hasMorePages, !state.isLoadingNextPage, let token = book.next else { return nil }
             book.sequence &+= 1
@@ -184,7 +184,7 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
     private func startNextPages(from token: PageToken, sequence: UInt64, loader: PageLoader) -> Task<Void, Never> {
         let fetcher = self.fetcher
         return ImmediateTask.start { [weak self] in
-            var next: (token: PageToken, sequence: UInt64)? = (token, sequence)
+            var next: NextPageLoad? = (token, sequence)
             while let (token, sequence) = next {
                 do {
                     let page = try await fetcher.fetchPage(token)
@@ -240,7 +240,7 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
 
     /// Applies a next page and delivers it; returns the page an observer asked for during
     /// that delivery on this thread, for this task to fetch (see ``fetchNextPage()``).
-    private func applyNext(_ page: Page<Object>, sequence: UInt64, loader: PageLoader) -> (token: PageToken, sequence: UInt64)? {
+    private func applyNext(_ page: Page<Object>, sequence: UInt64, loader: PageLoader) -> NextPageLoad? {
         let thread = pthread_self()
         let applied = engine.locked {
             var state = paginationState.value
@@ -375,6 +375,10 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
     }
 }
 
+/// A reserved next-page load: the page's token and the load's sequence number (a result is
+/// applied only while the sequence is current).
+typealias NextPageLoad = (token: PageToken, sequence: UInt64)
+
 /// The paginated source's bookkeeping, touched only under its engine's lock.
 final class PageBook: @unchecked Sendable {
     var next: PageToken?
@@ -404,7 +408,7 @@ final class PageLoader: @unchecked Sendable {
     private(set) var isCancelled = false
     /// The next page an observer asked for while this loader's page was delivered on its
     /// thread: the loader's task fetches it when the delivery ends.
-    var continuation: (token: PageToken, sequence: UInt64)?
+    var continuation: NextPageLoad?
 
     /// Records the loader's task, cancelling it if the loader was cancelled meanwhile.
     func started(_ task: Task<Void, Never>) {
