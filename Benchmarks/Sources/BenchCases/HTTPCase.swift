@@ -59,8 +59,16 @@ public final class FixtureServer: @unchecked Sendable {
     }
 }
 
+/// The fields of the fixture server's objects, for code that makes or reads either type.
+protocol FixtureFields: Decodable, Hashable, Sendable {
+    var id: Int { get }
+    var title: String { get }
+    var group: String { get }
+    init(id: Int, title: String, group: String)
+}
+
 /// The objects the fixture server serves.
-struct FixtureItem: Decodable, Hashable, Sendable {
+struct FixtureItem: FixtureFields {
     var id: Int
     var title: String
     var group: String
@@ -68,7 +76,7 @@ struct FixtureItem: Decodable, Hashable, Sendable {
 
 /// The same objects as an `Identifiable` type: the Paginated source's duplicate rule then
 /// hashes each object's `id` instead of the whole object (diagnostic side).
-struct IdentifiedFixtureItem: Decodable, Hashable, Identifiable, Sendable {
+struct IdentifiedFixtureItem: FixtureFields, Identifiable {
     var id: Int
     var title: String
     var group: String

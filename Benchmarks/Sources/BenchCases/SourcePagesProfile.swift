@@ -7,15 +7,34 @@ import ReactiveSources
 /// (`Task.yield`), as a network fetch does. Under callgrind every instruction counted is
 /// the source's, its tasks' or the driver's; `reactive-profile pages list <runs>`.
 public enum SourcePagesProfile {
-    /// `evicting`: bytes the fetcher writes over before each page (stride 64), so the source
-    /// meets a cache as cold as after a network round trip (`pages list-cold`).
-    /// `identified`: the objects are ``IdentifiedFixtureItem``s (the duplicate rule hashes ids).
-    /// `loop`: no source, the fetcher awaited page after page with the objects appended to
-    /// an array (what the source's whole per-page cost is measured against).
-    /// `holding`: the list keeps the last snapshot it was given, as a list's data source does.
-    public static func run(iterations: Int, evicting: Int = 0, identified: Bool = false, loop: Bool = false, holding: Bool = false) async throws -> String {
-        if loop {
-            return try await run(FixtureItem.self, iterations: iterations, evicting: evicting) { FixtureItem(id: $0, title: $1, group: $2) } touch: { $0.id &+ $0.title.utf8.count &+ $0.group.utf8.count } drive: { fetcher, total, _ in
+    /// What drives the pages (`reactive-profile pages <side>`).
+    public enum Side: String, Sendable {
+        /// ``ListDriver`` over ``FixtureItem``s.
+        case list
+        /// The same over ``IdentifiedFixtureItem``s (the duplicate rule hashes ids).
+        case listIdentified = "list-identified"
+        /// The list keeps the last snapshot it was given, as a list's data source does.
+        case listHolding = "list-holding"
+        /// No source: the fetcher awaited page after page, the objects appended to an array
+        /// (what the source's whole per-page cost is measured against).
+        case loop
+    }
+
+    /// Runs `side` `iterations` times. `evicting`: bytes the fetcher writes over before each
+    /// page (stride 64), so the source meets a cache as cold as after a network round trip
+    /// (the `-cold` suffix).
+    public static func run(_ side: Side, iterations: Int, evicting: Int = 0) async throws -> String {
+        switch side {
+        case .list, .listHolding:
+            return try await run(FixtureItem.self, iterations: iterations, evicting: evicting) {
+                try await ListDriver.drive(PaginatedDataSource(name: "items", fetcher: $0), expecting: $1, holdingSnapshot: side == .listHolding, onUpdate: $2)
+            }
+        case .listIdentified:
+            return try await run(IdentifiedFixtureItem.self, iterations: iterations, evicting: evicting) {
+                try await ListDriver.drive(PaginatedDataSource(name: "items", fetcher: $0), expecting: $1, onUpdate: $2)
+            }
+        case .loop:
+            return try await run(FixtureItem.self, iterations: iterations, evicting: evicting) { fetcher, total, _ in
                 var objects: [FixtureItem] = []
                 var token: PageToken? = .first
                 while let current = token {
@@ -26,18 +45,10 @@ public enum SourcePagesProfile {
                 check(objects.count == total, "loop: \(objects.count) objects")
             }
         }
-        if identified {
-            return try await run(IdentifiedFixtureItem.self, iterations: iterations, evicting: evicting) { IdentifiedFixtureItem(id: $0, title: $1, group: $2) } touch: { $0.id &+ $0.title.utf8.count &+ $0.group.utf8.count } drive: {
-                try await ListDriver.drive(PaginatedDataSource(name: "items", fetcher: $0), expecting: $1, onUpdate: $2)
-            }
-        }
-        return try await run(FixtureItem.self, iterations: iterations, evicting: evicting) { FixtureItem(id: $0, title: $1, group: $2) } touch: { $0.id &+ $0.title.utf8.count &+ $0.group.utf8.count } drive: {
-            try await ListDriver.drive(PaginatedDataSource(name: "items", fetcher: $0), expecting: $1, holdingSnapshot: holding, onUpdate: $2)
-        }
     }
 
-    static func run<Item: Hashable & Sendable>(
-        _: Item.Type, iterations: Int, evicting: Int, make: (Int, String, String) -> Item, touch: @escaping @Sendable (Item) -> Int,
+    static func run<Item: FixtureFields>(
+        _: Item.Type, iterations: Int, evicting: Int,
         drive: (ClosurePageFetcher<Item>, Int, @escaping @Sendable () -> Void) async throws -> Void
     ) async throws -> String {
         let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: max(64, evicting), alignment: 64)
@@ -46,7 +57,7 @@ public enum SourcePagesProfile {
         let pages = 100, pageSize = 50
         let book: [Page<Item>] = (1...pages).map { number in
             let items = ((number - 1) * pageSize + 1...number * pageSize).map {
-                make($0, "Item \($0)", "G\($0 % 3)")
+                Item(id: $0, title: "Item \($0)", group: "G\($0 % 3)")
             }
             let info = PageInfo(page: number, pageSize: pageSize, numberOfPages: pages, totalCount: pages * pageSize)
             return Page(objects: items, info: info, next: number < pages ? .number(number + 1) : nil)
@@ -64,7 +75,7 @@ public enum SourcePagesProfile {
             default: throw BenchFailure("unexpected token \(token)")
             }
             // As a decoder would leave them: the page's objects in cache.
-            check(page.objects.reduce(0) { $0 &+ touch($1) } != 0, "page objects")
+            check(page.objects.reduce(0) { $0 &+ $1.id &+ $1.title.utf8.count &+ $1.group.utf8.count } != 0, "page objects")
             stamps.returned()
             return page
         }

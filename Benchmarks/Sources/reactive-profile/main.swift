@@ -72,11 +72,12 @@ if arguments[1] == "http-cpu" {
 }
 if arguments[1] == "pages" {
     // The Paginated source alone: 100 in-memory pages a run, driven as a list drives it.
-    // Sides: list or list-identified, with a -cold[=bytes] suffix to evict the cache before each page.
-    let side = arguments[2].split(separator: "-cold", maxSplits: 1).first.map(String.init) ?? ""
-    guard ["list", "list-identified", "list-holding", "loop"].contains(side) else { print("pages sides: list, list-identified, list-holding, loop, with -cold[=bytes]"); exit(2) }
+    // Sides: list, list-identified, list-holding, loop; a -cold[=bytes] suffix evicts the
+    // caches before each page.
+    let name = arguments[2].split(separator: "-cold", maxSplits: 1).first.map(String.init) ?? ""
+    guard let side = SourcePagesProfile.Side(rawValue: name) else { print("pages sides: list, list-identified, list-holding, loop, with -cold[=bytes]"); exit(2) }
     let evicting = arguments[2].contains("-cold") ? Int(arguments[2].split(separator: "=").last ?? "") ?? 4 << 20 : 0
-    print(try waitFor { try await SourcePagesProfile.run(iterations: iterations, evicting: evicting, identified: side == "list-identified", loop: side == "loop", holding: side == "list-holding") })
+    print(try waitFor { try await SourcePagesProfile.run(side, iterations: iterations, evicting: evicting) })
     exit(0)
 }
 if arguments[1] == "create" {
