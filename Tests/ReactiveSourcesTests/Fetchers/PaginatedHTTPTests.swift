@@ -183,6 +183,27 @@ struct PaginatedHTTPTests {
         #expect(headers == ["1", "2"])
     }
 
+    @Test func theCallersDecoderIsUsedAsItIsAndNeverWrittenTo() async throws {
+        let shared = JSONDecoder()
+        let prefix = CodingUserInfoKey(rawValue: "prefix")!
+        shared.userInfo[prefix] = "#"
+        // `title` arrives as `heading`: the key strategy reaches the elements' containers.
+        shared.keyDecodingStrategy = .custom { path in
+            let key = path.last!
+            return key.stringValue == "title" ? AnyKey("heading") : key
+        }
+        let fetcher = HTTPPageFetcher<Headline>(
+            configuration: server.configuration(timeout: 10), apiPath: "items",
+            queryItems: [URLQueryItem(name: "tag", value: uniqueTag()), URLQueryItem(name: "total", value: "4")],
+            keyPath: "items", paging: PageNumberPaging(pageSize: 2), makeDecoder: { shared }
+        )
+        let first = try await fetcher.fetchPage(.first)
+        let second = try await fetcher.fetchPage(first.next!)
+        #expect((first.objects + second.objects).map(\.label) == ["#1 Item 1", "#2 Item 2", "#3 Item 3", "#4 Item 4"])
+        #expect(first.info == PageInfo(page: 1, pageSize: 2, numberOfPages: 2, totalCount: 4), "the envelope's keys are read with the same strategy")
+        #expect(shared.userInfo.count == 1, "nothing is added to a decoder the caller may share")
+    }
+
     @Test func illTypedPaginatorValuesStayUnknown() async {
         let feed = source("odd-pages", tag: uniqueTag())
         feed.fetchData()
@@ -237,4 +258,26 @@ struct PaginatedHTTPTests {
         await emptyLog.waitForFinishers(1)
         #expect(empty.snapshot.sections[0].rows == [.placeholder(.noResults)])
     }
+}
+
+/// An object that reads how to label itself from its decoder's user info.
+private struct Headline: Decodable, Sendable {
+    let label: String
+
+    private enum Keys: String, CodingKey { case id, heading }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Keys.self)
+        let prefix = decoder.userInfo[CodingUserInfoKey(rawValue: "prefix")!] as? String ?? "?"
+        label = "\(prefix)\(try container.decode(Int.self, forKey: .id)) \(try container.decode(String.self, forKey: .heading))"
+    }
+}
+
+/// A coding key made from a string.
+private struct AnyKey: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+    init(_ string: String) { stringValue = string }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
 }

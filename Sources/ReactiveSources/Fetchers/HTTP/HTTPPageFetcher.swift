@@ -24,7 +24,8 @@ public struct HTTPPageFetcher<Element: Decodable & Sendable>: PageFetcher {
     /// How pages are requested and chained.
     public let paging: any PagingStrategy
     private let decoder: @Sendable () -> JSONDecoder
-    /// The request every page starts from (or why there is none), built once.
+    /// The request every page starts from (or why there is none), built once: its URL,
+    /// timeout and header fields are what each page's request is made of.
     private let baseRequest: Result<(request: URLRequest, headers: [String: String]), any Error>
     /// The read plan for the strategy's scalar key paths at creation (rebuilt per page only
     /// if the strategy later reports other paths).
@@ -60,12 +61,12 @@ public struct HTTPPageFetcher<Element: Decodable & Sendable>: PageFetcher {
         let (base, baseHeaders) = try baseRequest.get()
         var pageRequest = PageRequest(url: base.url!, headers: baseHeaders)
         try paging.prepare(&pageRequest, for: token)
-        var request: URLRequest
+        // A new request rather than a copy of `base` with another URL: copying a request
+        // copies the Foundation object under it, which costs several times more.
+        var request = URLRequest(url: pageRequest.url, timeoutInterval: base.timeoutInterval)
         if pageRequest.headers == baseHeaders {
-            request = base
-            request.url = pageRequest.url
+            request.allHTTPHeaderFields = baseHeaders
         } else {
-            request = URLRequest(url: pageRequest.url, timeoutInterval: configuration.timeout)
             for (name, value) in pageRequest.headers { request.setValue(value, forHTTPHeaderField: name) }
         }
 

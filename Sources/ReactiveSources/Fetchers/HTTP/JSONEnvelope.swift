@@ -38,8 +38,6 @@ struct JSONReadPlan: Sendable {
     static func components(_ keyPath: String) -> [String] {
         keyPath.split(separator: ".", omittingEmptySubsequences: true).map(String.init)
     }
-
-    static let userInfoKey = CodingUserInfoKey(rawValue: "ReactiveSources.JSONReadPlan")!
 }
 
 extension JSONReadPlan.Node {
@@ -70,16 +68,14 @@ struct ElementFailure: Error {
 
 /// Decodes a response by following the plan's key tree through keyed containers, so the
 /// elements are decoded straight from the parsed JSON in a single pass, and each object on
-/// the way is opened once.
-struct JSONEnvelope<Element: Decodable>: Decodable {
+/// the way is opened once. The plan comes in as the decoding configuration: the caller's
+/// decoder is used as it is (no copy to carry the plan, nothing written to it).
+struct JSONEnvelope<Element: Decodable>: DecodableWithConfiguration {
     var elements: [Element] = []
     /// The scalars found, by dotted key path (as given to the plan); absent paths are missing.
     var scalars: [String: JSONScalar] = [:]
 
-    init(from decoder: any Decoder) throws {
-        guard let plan = decoder.userInfo[JSONReadPlan.userInfoKey] as? JSONReadPlan else {
-            preconditionFailure("JSONEnvelope decoded without a read plan")
-        }
+    init(from decoder: any Decoder, configuration plan: JSONReadPlan) throws {
         let root = plan.root
         if !root.scalarNames.isEmpty, let scalar = try? decoder.singleValueContainer().decode(JSONScalar.self) {
             for name in root.scalarNames { scalars[name] = scalar }
@@ -170,10 +166,8 @@ struct JSONEnvelope<Element: Decodable>: Decodable {
 
     /// Decodes `body` with `plan`, mapping failures to ``HTTPFetchError``.
     static func decode(_ body: Data, plan: JSONReadPlan, keyPath: String, url: URL, decoder: JSONDecoder) throws -> JSONEnvelope {
-        let decoder = decoder.copy()
-        decoder.userInfo[JSONReadPlan.userInfoKey] = plan
         do {
-            return try decoder.decode(JSONEnvelope.self, from: body)
+            return try decoder.decode(JSONEnvelope.self, from: body, configuration: plan)
         } catch let missing as KeyPathMissing {
             throw HTTPFetchError.keyPathNotFound(keyPath: keyPath, missingAt: missing.component, url: url)
         } catch let failure as ElementFailure {
@@ -196,18 +190,5 @@ struct JSONEnvelope<Element: Decodable>: Decodable {
         case .dataCorrupted(let context): return "\(context.debugDescription)\(path(context))"
         @unknown default: return String(describing: error)
         }
-    }
-}
-
-extension JSONDecoder {
-    /// A decoder with the same strategies (so adding user info never mutates a shared one).
-    func copy() -> JSONDecoder {
-        let copy = JSONDecoder()
-        copy.dateDecodingStrategy = dateDecodingStrategy
-        copy.dataDecodingStrategy = dataDecodingStrategy
-        copy.keyDecodingStrategy = keyDecodingStrategy
-        copy.nonConformingFloatDecodingStrategy = nonConformingFloatDecodingStrategy
-        copy.userInfo = userInfo
-        return copy
     }
 }
