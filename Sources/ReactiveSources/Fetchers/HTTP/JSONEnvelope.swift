@@ -76,6 +76,7 @@ struct JSONEnvelope<Element: Decodable>: DecodableWithConfiguration {
     var scalars: [String: JSONScalar] = [:]
 
     init(from decoder: any Decoder, configuration plan: JSONReadPlan) throws {
+        scalars.reserveCapacity(plan.scalarKeyPaths.count)
         let root = plan.root
         if !root.scalarNames.isEmpty, let scalar = try? decoder.singleValueContainer().decode(JSONScalar.self) {
             for name in root.scalarNames { scalars[name] = scalar }
