@@ -184,23 +184,29 @@ struct PaginatedHTTPTests {
     }
 
     @Test func theCallersDecoderIsUsedAsItIsAndNeverWrittenTo() async throws {
-        let shared = JSONDecoder()
+        let shared = CountingDecoder()
         let prefix = CodingUserInfoKey(rawValue: "prefix")!
         shared.userInfo[prefix] = "#"
-        // `title` arrives as `heading`: the key strategy reaches the elements' containers.
+        // The key strategy renames an element key (`title`) and an envelope key
+        // (`total_count`): both must reach the containers they are read from.
         shared.keyDecodingStrategy = .custom { path in
-            let key = path.last!
-            return key.stringValue == "title" ? AnyKey("heading") : key
+            switch path.last!.stringValue {
+            case "title": AnyKey("heading")
+            case "total_count": AnyKey("total")
+            default: path.last!
+            }
         }
         let fetcher = HTTPPageFetcher<Headline>(
             configuration: server.configuration(timeout: 10), apiPath: "items",
             queryItems: [URLQueryItem(name: "tag", value: uniqueTag()), URLQueryItem(name: "total", value: "4")],
-            keyPath: "items", paging: PageNumberPaging(pageSize: 2), makeDecoder: { shared }
+            keyPath: "items", paging: PageNumberPaging(keys: PaginatorKeys(totalCount: "total"), pageSize: 2),
+            makeDecoder: { shared }
         )
         let first = try await fetcher.fetchPage(.first)
         let second = try await fetcher.fetchPage(first.next!)
         #expect((first.objects + second.objects).map(\.label) == ["#1 Item 1", "#2 Item 2", "#3 Item 3", "#4 Item 4"])
-        #expect(first.info == PageInfo(page: 1, pageSize: 2, numberOfPages: 2, totalCount: 4), "the envelope's keys are read with the same strategy")
+        #expect(first.info == PageInfo(page: 1, pageSize: 2, numberOfPages: 2, totalCount: 4), "the envelope's keys go through the same strategy")
+        #expect(shared.decodes == 2, "each page decoded by the caller's decoder itself, not a copy")
         #expect(shared.userInfo.count == 1, "nothing is added to a decoder the caller may share")
     }
 
@@ -280,4 +286,17 @@ private struct AnyKey: CodingKey {
     init(_ string: String) { stringValue = string }
     init(stringValue: String) { self.stringValue = stringValue }
     init?(intValue: Int) { nil }
+}
+
+/// A decoder that counts the responses decoded with it.
+private final class CountingDecoder: JSONDecoder, @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    var decodes: Int { lock.withLock { count } }
+
+    override func decode<T: DecodableWithConfiguration>(_ type: T.Type, from data: Data, configuration: T.DecodingConfiguration) throws -> T {
+        lock.withLock { count += 1 }
+        return try super.decode(type, from: data, configuration: configuration)
+    }
 }

@@ -31,7 +31,11 @@ public struct HTTPCollectionFetcher<Element: Decodable & Sendable>: Fetcher {
     private let request: Result<URLRequest, any Error>
     private let plan: JSONReadPlan
 
-    /// Creates a fetcher. `makeDecoder` supplies the `JSONDecoder` (for date strategies etc.).
+    /// Creates a fetcher.
+    /// `makeDecoder` supplies the `JSONDecoder` for each response, used as it is: its
+    /// strategies and options (`userInfo` included) apply to the envelope's keys and to the
+    /// elements, and it is never modified, so one decoder may be shared. (With
+    /// `assumesTopLevelDictionary`, a response whose root is an array cannot be read.)
     public init(
         configuration: RemoteConfiguration,
         apiPath: String,

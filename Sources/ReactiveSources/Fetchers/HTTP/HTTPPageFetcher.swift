@@ -33,6 +33,10 @@ public struct HTTPPageFetcher<Element: Decodable & Sendable>: PageFetcher {
 
     /// Creates a page fetcher. The default strategy is ``PageNumberPaging`` with Instant
     /// Cocoa's paginator keys.
+    /// `makeDecoder` supplies the `JSONDecoder` for each response, used as it is: its
+    /// strategies and options (`userInfo` included) apply to the envelope's keys and to the
+    /// elements, and it is never modified, so one decoder may be shared. (With
+    /// `assumesTopLevelDictionary`, a response whose root is an array cannot be read.)
     public init(
         configuration: RemoteConfiguration,
         apiPath: String,
@@ -63,7 +67,7 @@ public struct HTTPPageFetcher<Element: Decodable & Sendable>: PageFetcher {
         try paging.prepare(&pageRequest, for: token)
         // A new request rather than a copy of `base` with another URL: copying a request
         // copies the Foundation object under it, which costs several times more.
-        var request = URLRequest(url: pageRequest.url, timeoutInterval: base.timeoutInterval)
+        var request = configuration.request(url: pageRequest.url)
         if pageRequest.headers == baseHeaders {
             request.allHTTPHeaderFields = baseHeaders
         } else {

@@ -47,11 +47,18 @@ public struct RemoteConfiguration: Sendable {
         guard let url = components.url, url.host != nil else {
             throw HTTPFetchError.invalidRequest(reason: "'\(apiPath)' below '\(baseURL.absoluteString)' is not a valid URL")
         }
-        var request = URLRequest(url: url, timeoutInterval: timeout)
+        var request = request(url: url)
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         for (name, value) in headers.merging(extra, uniquingKeysWith: { $1 }) {
             request.setValue(value, forHTTPHeaderField: name)
         }
         return request
+    }
+
+    /// A request for `url` with no header fields: every request of the HTTP fetchers starts
+    /// here, so a page request made anew has whatever the base request has besides its URL
+    /// and header fields.
+    func request(url: URL) -> URLRequest {
+        URLRequest(url: url, timeoutInterval: timeout)
     }
 }

@@ -172,9 +172,10 @@ final class IdentityTable {
             hash(&hasher, shown[index])
             let tag = Self.tag(hash: hasher.finalize())
             let position = base + index
+            let control = Self.control(tag)
             var slot = Int(truncatingIfNeeded: tag) & mask
             while controls[slot] != 0 {
-                if slots[slot].position == position {
+                if controls[slot] == control && slots[slot].position == position {
                     count -= 1
                     closeGap(at: slot)
                     break

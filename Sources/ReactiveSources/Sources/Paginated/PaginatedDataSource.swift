@@ -23,8 +23,8 @@ import Signals
 ///   object itself; pass `identity` to choose) is already shown is dropped from later pages, so
 ///   a collection that shifted under us never duplicates rows. The first occurrence wins.
 ///   Checking costs one hash and one table probe per received object (compiled for `Object`);
-///   the table keeps 17 bytes a slot, 23 to 45 bytes per shown object (a hash value, a
-///   position and a control byte; no copies).
+///   the table keeps a hash value, a position and a control byte per slot (17 bytes on
+///   64-bit platforms; no copies), and holds at most 3 objects per 4 slots.
 /// - `maxPages`: when set, the oldest pages are dropped as new ones arrive, before the new
 ///   page is checked for duplicates (an object that was only on a dropped page comes back).
 /// - `cancelFetch()` cancels both the refresh and the next-page load in flight.
