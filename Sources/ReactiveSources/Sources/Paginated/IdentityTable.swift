@@ -8,9 +8,8 @@
 /// in cache between pages where the slots (128 KB) do not: under callgrind with a 512 KB
 /// L2, checking a page over loopback HTTP misses that cache ~28 times on reads, against ~63
 /// when every probe read a slot (the check's median time went from ~6.4 to ~5.7 µs). Adding
-/// a page writes one control byte and one slot per new object. An identity
-/// is hashed once per received object, in place; only a full hash match compares two
-/// objects' identities.
+/// a page writes one control byte and one slot per new object. An identity is hashed once
+/// per received object, in place; only a full hash match compares two objects' identities.
 ///
 /// Positions count objects appended since the last ``removeAll()``; ``dropFirst(_:of:hash:)``
 /// moves the base when the oldest objects go. The caller passes the shown objects as they
