@@ -24,9 +24,9 @@ public struct HTTPPageFetcher<Element: Decodable & Sendable>: PageFetcher {
     /// How pages are requested and chained.
     public let paging: any PagingStrategy
     private let decoder: @Sendable () -> JSONDecoder
-    /// The request every page starts from (or why there is none), built once: its URL,
-    /// timeout and header fields are what each page's request is made of.
-    private let baseRequest: Result<(request: URLRequest, headers: [String: String]), any Error>
+    /// What every page's request starts from (or why there is none), built once: the URL
+    /// and header fields of the configuration's request for `apiPath`.
+    private let base: Result<(url: URL, headers: [String: String]), any Error>
     /// The read plan for the strategy's scalar key paths at creation (rebuilt per page only
     /// if the strategy later reports other paths).
     private let plan: JSONReadPlan
@@ -53,20 +53,20 @@ public struct HTTPPageFetcher<Element: Decodable & Sendable>: PageFetcher {
         self.keyPath = keyPath
         self.paging = paging
         self.decoder = makeDecoder
-        baseRequest = Result {
+        base = Result {
             let request = try configuration.request(apiPath: apiPath, queryItems: queryItems, headers: headers)
-            return (request, request.allHTTPHeaderFields ?? [:])
+            return (request.url ?? configuration.baseURL, request.allHTTPHeaderFields ?? [:])
         }
         plan = JSONReadPlan(itemsKeyPath: keyPath, scalarKeyPaths: paging.scalarKeyPaths)
     }
 
     /// Fetches the page `token` names (see ``PageFetcher``). Throws a typed error that says what went wrong; stops when the task is cancelled.
     public func fetchPage(_ token: PageToken) async throws -> Page<Element> {
-        let (base, baseHeaders) = try baseRequest.get()
-        var pageRequest = PageRequest(url: base.url!, headers: baseHeaders)
+        let (baseURL, baseHeaders) = try base.get()
+        var pageRequest = PageRequest(url: baseURL, headers: baseHeaders)
         try paging.prepare(&pageRequest, for: token)
-        // A new request rather than a copy of `base` with another URL: copying a request
-        // copies the Foundation object under it, which costs several times more.
+        // A new request rather than a copy of a base request with another URL: copying a
+        // request copies the Foundation object under it, which costs several times more.
         var request = configuration.request(url: pageRequest.url)
         if pageRequest.headers == baseHeaders {
             request.allHTTPHeaderFields = baseHeaders

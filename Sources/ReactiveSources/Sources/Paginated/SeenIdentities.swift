@@ -21,6 +21,13 @@ final class SeenIdentities<Object: Hashable & Sendable>: @unchecked Sendable {
     /// Forgets every identity (before the shown objects are replaced).
     let removeAll: () -> Void
 
+    /// The shown objects left once the first `dropped` go (`dropped` clamped to
+    /// `0...shown.count`).
+    @inlinable
+    static func remaining(_ shown: [Object], afterDropping dropped: Int) -> ArraySlice<Object> {
+        shown[min(max(0, dropped), shown.count)...]
+    }
+
     @usableFromInline
     init(
         insertNew: @escaping ([Object], Int, [Object]) -> [Object],
@@ -40,7 +47,7 @@ final class SeenIdentities<Object: Hashable & Sendable>: @unchecked Sendable {
     static func keys<Identity: Hashable>(_ identity: @escaping (Object) -> Identity) -> SeenIdentities {
         let table = IdentityTable()
         return SeenIdentities(
-            insertNew: { table.insertNew($2, after: $0[min(max(0, $1), $0.count)...], hash: { $0.combine(identity($1)) }, same: { identity($0) == identity($1) }) },
+            insertNew: { table.insertNew($2, after: remaining($0, afterDropping: $1), hash: { $0.combine(identity($1)) }, same: { identity($0) == identity($1) }) },
             append: { $0.append(contentsOf: $1) },
             dropFirst: { table.dropFirst($0, of: $1, hash: { $0.combine(identity($1)) }) },
             removeAll: { table.removeAll() }
@@ -55,7 +62,7 @@ extension SeenIdentities {
     static func objects() -> SeenIdentities {
         let table = IdentityTable()
         return SeenIdentities(
-            insertNew: { table.insertNew($2, after: $0[min(max(0, $1), $0.count)...], hash: { $0.combine($1) }, same: { $0 == $1 }) },
+            insertNew: { table.insertNew($2, after: remaining($0, afterDropping: $1), hash: { $0.combine($1) }, same: { $0 == $1 }) },
             append: { $0.append(contentsOf: $1) },
             dropFirst: { table.dropFirst($0, of: $1, hash: { $0.combine($1) }) },
             removeAll: { table.removeAll() }
