@@ -83,7 +83,7 @@ func show(_ snapshot: Snapshot<Photo>, indent: String = "    ") {
 }
 
 func describe(_ changes: ChangeSet) -> String {
-    func paths(_ paths: [IndexPath]) -> String { paths.map { "\($0.section).\($0.item)" }.joined(separator: " ") }
+    func paths(_ paths: [RowPath]) -> String { paths.map { "\($0.section).\($0.item)" }.joined(separator: " ") }
     var parts: [String] = []
     if !changes.insertedSections.isEmpty { parts.append("insert sections \(changes.insertedSections)") }
     if !changes.deletedSections.isEmpty { parts.append("delete sections \(changes.deletedSections)") }
@@ -187,7 +187,7 @@ print("  titles: \((0..<screen.numberOfSections).map { screen.title(ofSection: $
 
 // Row lookups go through the composed snapshot; `willDisplayRow` is forwarded to the child
 // that owns the row (a paginated child would load its next page from here).
-if let path = screen.indexPath(of: Photo(name: "dunes.jpg", album: "Desert")) {
+if let path = screen.path(of: Photo(name: "dunes.jpg", album: "Desert")) {
     print("  dunes.jpg is at section \(path.section), row \(path.row)")
 }
 events.cancel()

@@ -144,7 +144,7 @@ await items.settled()
 report(items)
 
 print("== the view displays the last item: willDisplayRow loads the next page")
-items.willDisplayRow(at: IndexPath(row: 9, section: 0))
+items.willDisplayRow(at: RowPath(row: 9, section: 0))
 await pageSettled(items)
 report(items)
 
@@ -155,7 +155,7 @@ await pageSettled(items)
 report(items)
 
 print("== willDisplayRow does not retry a failed page; fetchNextPage() does")
-items.willDisplayRow(at: IndexPath(row: 20, section: 0))
+items.willDisplayRow(at: RowPath(row: 20, section: 0))
 print("  after willDisplayRow: next page failed still? \(items.pagination.value.nextPageError != nil)")
 items.fetchNextPage()
 await pageSettled(items)

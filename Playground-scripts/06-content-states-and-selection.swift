@@ -115,10 +115,10 @@ let order = MultiDataSource(name: "Pizza", children: [sizes, toppings])
 let choice = Selection(source: order) { sectionID in
     sectionID == "0" ? SelectionPolicy(minimum: 1, maximum: 1) : SelectionPolicy(maximum: 2)
 }
-try choice.select(at: IndexPath(row: 1, section: 0))    // Medium
-try choice.select(at: IndexPath(row: 0, section: 1))    // Basil
-try choice.select(at: IndexPath(row: 2, section: 1))    // Chili
-try choice.select(at: IndexPath(row: 3, section: 1))    // Garlic: evicts Basil, the oldest
+try choice.select(at: RowPath(row: 1, section: 0))    // Medium
+try choice.select(at: RowPath(row: 0, section: 1))    // Basil
+try choice.select(at: RowPath(row: 2, section: 1))    // Chili
+try choice.select(at: RowPath(row: 3, section: 1))    // Garlic: evicts Basil, the oldest
 print("  selected: \(choice.selectedObjects)")
 // END README
 
@@ -131,9 +131,9 @@ func attempt(_ what: String, _ body: () throws(SelectionError) -> Void) {
     }
 }
 
-attempt("choose Large instead") { () throws(SelectionError) in try choice.select(at: IndexPath(row: 2, section: 0)) }
-attempt("deselect Large") { () throws(SelectionError) in try choice.deselect(at: IndexPath(row: 2, section: 0)) }
-attempt("select row 9") { () throws(SelectionError) in try choice.select(at: IndexPath(row: 9, section: 1)) }
+attempt("choose Large instead") { () throws(SelectionError) in try choice.select(at: RowPath(row: 2, section: 0)) }
+attempt("deselect Large") { () throws(SelectionError) in try choice.deselect(at: RowPath(row: 2, section: 0)) }
+attempt("select row 9") { () throws(SelectionError) in try choice.select(at: RowPath(row: 9, section: 1)) }
 
 // Selections are kept by object identity: they follow objects that move, and objects that
 // disappear leave the selection. The `selection` property is observable and derived.
@@ -142,7 +142,7 @@ let watch = choice.selection.observe(emitsCurrentValue: false) { selection in
     print("  selection changed: \(sections.joined(separator: "; "))")
 }
 try toppings.move(from: 3, to: 0)        // Garlic moves to the top: still selected
-print("  toppings now: \(toppings.objects), Garlic selected? \(choice.isSelected(at: IndexPath(row: 0, section: 1)))")
+print("  toppings now: \(toppings.objects), Garlic selected? \(choice.isSelected(at: RowPath(row: 0, section: 1)))")
 try toppings.remove(at: 3)               // Chili sold out: dropped from the selection
 print("  selected: \(choice.selectedObjects)")
 watch.cancel()

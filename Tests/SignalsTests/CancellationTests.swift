@@ -16,7 +16,7 @@ struct CancellationTests {
     /// One side of a mutual-cancellation scenario: something to observe and a way to make
     /// its observer run.
     struct Side: Sendable {
-        let observe: @Sendable (@escaping @Sendable () -> Void) -> Subscription
+        let observe: @Sendable (@escaping @Sendable () -> Void) -> SignalSubscription
         let fire: @Sendable () -> Void
     }
 
@@ -186,7 +186,7 @@ struct CancellationTests {
             _ = release.wait(timeout: .now() + Self.timeout)
             callEnded.set()
         }
-        let subscription: Subscription
+        let subscription: SignalSubscription
         let fire: @Sendable () -> Void
         if kind == "property" {
             let property = MutableProperty(0, equals: nil)
@@ -227,7 +227,7 @@ struct CancellationTests {
     static func cancelRace(
         cancellers: Int = 1,
         cancelInBatch: Bool = false,
-        _ make: (_ observer: @escaping @Sendable () -> Void) -> (Subscription, @Sendable () -> Void)
+        _ make: (_ observer: @escaping @Sendable () -> Void) -> (SignalSubscription, @Sendable () -> Void)
     ) {
         for repetition in 0..<40 {
             let state = CancelRaceState()
@@ -260,18 +260,18 @@ struct CancellationTests {
     }
 }
 
-@Suite("Subscription identity")
+@Suite("SignalSubscription identity")
 struct SubscriptionIdentityTests {
     @Test func subscriptionsAreEqualOnlyToThemselvesBeforeAndAfterCancelling() {
         let property = MutableProperty(0)
         let first = property.observe { _ in }
         let second = property.observe { _ in }
         let sameClosure: @Sendable () -> Void = {}
-        let custom = (Subscription(onCancel: sameClosure), Subscription(onCancel: sameClosure))
+        let custom = (SignalSubscription(onCancel: sameClosure), SignalSubscription(onCancel: sameClosure))
         #expect(first == first)
         #expect(first != second)
         #expect(custom.0 != custom.1, "the same onCancel closure does not make them equal")
-        var set: Set<Subscription> = [first, second, custom.0]
+        var set: Set<SignalSubscription> = [first, second, custom.0]
         let hashBefore = first.hashValue
         first.cancel()
         #expect(first.hashValue == hashBefore)

@@ -4,7 +4,7 @@ import Testing
 /// Holds a subscription and a run count that derived closures change (test-only; the
 /// closures run under the graph lock, one at a time).
 private final class LinkBox: @unchecked Sendable {
-    var subscription: Subscription?
+    var subscription: SignalSubscription?
     var runs = 0
 }
 

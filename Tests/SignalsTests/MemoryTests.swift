@@ -34,7 +34,7 @@ struct MemoryTests {
     @Test func aCancelledSubscriptionReleasesItsClosure() {
         let source = MutableProperty(1)
         weak var weakToken: Token?
-        let subscription: Subscription
+        let subscription: SignalSubscription
         do {
             let token = Token()
             weakToken = token
@@ -48,7 +48,7 @@ struct MemoryTests {
     @Test func aCancelledSignalSubscriptionReleasesItsClosure() {
         let (signal, _) = Signal<Int>.pipe()
         weak var weakToken: Token?
-        let subscription: Subscription
+        let subscription: SignalSubscription
         do {
             let token = Token()
             weakToken = token
@@ -63,7 +63,7 @@ struct MemoryTests {
         let source = MutableProperty(1)
         let seen = Recorder<Int>()
         weak var weakDerived: Property<Int>?
-        let subscription: Subscription
+        let subscription: SignalSubscription
         do {
             let derived = source.map { $0 * 3 }
             weakDerived = derived

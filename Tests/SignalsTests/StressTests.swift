@@ -170,7 +170,7 @@ struct StressTests {
     @Test func eightThreadsSubscribingAndCancellingLeaveNoSubscribers() {
         let source = MutableProperty(0)
         let derived = source.map { $0 * 2 }
-        weak var weakSubscription: Subscription?
+        weak var weakSubscription: SignalSubscription?
         let delivered = Counter()
         onThreads(Self.threads) { thread in
             for step in 0..<Self.steps {

@@ -36,7 +36,7 @@ public enum MultiCase {
             var total = 0
             for step in 0..<iterations {
                 kids[step % 100].append(more(child: step % 100, step: step))
-                total += Snapshot(sections: kids.map { Section(id: $0.name, title: $0.name, objects: $0.snapshot.allObjects) }).objectCount
+                total += Snapshot(sections: kids.map { SnapshotSection(id: $0.name, title: $0.name, objects: $0.snapshot.allObjects) }).objectCount
             }
             return "rebuild: \(iterations) appends, \(total) objects copied"
         }
@@ -79,7 +79,7 @@ public enum MultiCase {
 
         // Rebuild from scratch.
         func rebuild(_ kids: [SimpleDataSource<Item>]) -> Snapshot<Item> {
-            Snapshot(sections: kids.map { Section(id: $0.name, title: $0.name, objects: $0.snapshot.allObjects) })
+            Snapshot(sections: kids.map { SnapshotSection(id: $0.name, title: $0.name, objects: $0.snapshot.allObjects) })
         }
         let plain = children(childCount, objects: perChild)
         var plainStep = 0
@@ -133,8 +133,8 @@ public enum DiffCase {
 
     public static func run(config: BenchConfig, n: Int, removed: Int, inserted: Int, moved: Int, stdlibIterations: Int) -> CaseResult {
         let (old, new) = inputs(n: n, removed: removed, inserted: inserted, moved: moved)
-        let oldSnapshot = Snapshot(sections: [Section(id: "s", objects: old)])
-        let newSnapshot = Snapshot(sections: [Section(id: "s", objects: new)])
+        let oldSnapshot = Snapshot(sections: [SnapshotSection(id: "s", objects: old)])
+        let newSnapshot = Snapshot(sections: [SnapshotSection(id: "s", objects: new)])
 
         let once = ChangeSet(from: oldSnapshot, to: newSnapshot)
         check(once.deletedRows.count == removed && once.insertedRows.count == inserted, "diff counts")
@@ -176,7 +176,7 @@ public enum SectionedCase {
             if stringKeys {
                 if baseline {
                     let groups = Dictionary(grouping: objects, by: { names[$0.group] })
-                    sections += groups.keys.sorted().map { Section(id: $0, title: $0, objects: groups[$0]!) }.count
+                    sections += groups.keys.sorted().map { SnapshotSection(id: $0, title: $0, objects: groups[$0]!) }.count
                 } else {
                     let sectioned = SectionedDataSource(child: child, key: { names[$0.group] }, sectionOrder: .ascending)
                     sections += sectioned.snapshot.numberOfSections
@@ -184,7 +184,7 @@ public enum SectionedCase {
             } else if baseline {
                 let groups = Dictionary(grouping: objects, by: \.group)
                 let built = groups.keys.sorted().map { key in
-                    Section(id: String(describing: key), title: String(describing: key), objects: groups[key]!)
+                    SnapshotSection(id: String(describing: key), title: String(describing: key), objects: groups[key]!)
                 }
                 sections += Snapshot(sections: built).numberOfSections
             } else {
@@ -205,7 +205,7 @@ public enum SectionedCase {
         func baseline() -> Snapshot<Item> {
             let groups = Dictionary(grouping: objects, by: \.group)
             let sections = groups.keys.sorted().map { key in
-                Section(id: String(describing: key), title: String(describing: key), objects: groups[key]!)
+                SnapshotSection(id: String(describing: key), title: String(describing: key), objects: groups[key]!)
             }
             return Snapshot(sections: sections)
         }

@@ -24,7 +24,7 @@ public func signalsGraph(_ shape: Shape) -> GraphBench {
         let head = MutableProperty(0)
         var last: Property<Int> = head
         let counter = Counter()
-        var subs: [Subscription] = []
+        var subs: [SignalSubscription] = []
         var nodes: [Property<Int>] = []
         for i in 0..<50 {
             let current = Property { head.value + i }
@@ -186,7 +186,7 @@ func signalsCellx(layers: Int) -> GraphBench {
     let s1 = MutableProperty(1), s2 = MutableProperty(2), s3 = MutableProperty(3), s4 = MutableProperty(4)
     var layer = Layer(p1: s1, p2: s2, p3: s3, p4: s4)
     let counter = Counter()
-    var subs: [Subscription] = []
+    var subs: [SignalSubscription] = []
     var all: [Layer] = []
     subs.reserveCapacity(layers * 4)
     for _ in 0..<layers {

@@ -312,10 +312,10 @@ public enum HTTPCase {
 /// Holds a subscription made inside the closure that may end it.
 final class SubscriptionBox: @unchecked Sendable {
     private let lock = NSLock()
-    private var subscription: Subscription?
+    private var subscription: SignalSubscription?
     private var cancelled = false
 
-    func set(_ subscription: Subscription) {
+    func set(_ subscription: SignalSubscription) {
         let cancelNow = lock.withLock {
             if !cancelled { self.subscription = subscription }
             return cancelled

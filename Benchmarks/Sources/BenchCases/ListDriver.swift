@@ -27,7 +27,7 @@ enum ListDriver {
                 let rows = update.snapshot.numberOfObjects(inSection: 0)
                 guard rows > 0 else { return }
                 if source.hasMorePages {
-                    source.willDisplayRow(at: IndexPath(item: rows - 1, section: 0))
+                    source.willDisplayRow(at: RowPath(item: rows - 1, section: 0))
                 } else if subscription.cancel() {
                     done.resume()
                 }

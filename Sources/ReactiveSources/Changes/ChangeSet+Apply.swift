@@ -22,21 +22,24 @@ extension ChangeSet {
 
         var rowRemovals: [Int: [Int]] = [:]
         for path in deletedRows + movedRows.map(\.from) {
-            guard let (section, item) = path.sectionAndItem, old.sections.indices.contains(section),
+            let (section, item) = (path.section, path.item)
+            guard old.sections.indices.contains(section),
                   layout.oldToNew[section] >= 0 else { return nil }
             rowRemovals[section, default: []].append(item)
         }
         var rowInsertions: [Int: [(item: Int, row: Row<Object>)]] = [:]
         for path in insertedRows {
-            guard let (section, item) = path.sectionAndItem, let row = new.row(at: path) else { return nil }
+            let (section, item) = (path.section, path.item)
+            guard let row = new.row(at: path) else { return nil }
             rowInsertions[section, default: []].append((item, row))
         }
         for move in movedRows {
-            guard let (section, item) = move.to.sectionAndItem, let row = old.row(at: move.from) else { return nil }
+            let (section, item) = (move.to.section, move.to.item)
+            guard let row = old.row(at: move.from) else { return nil }
             rowInsertions[section, default: []].append((item, row))
         }
 
-        var sections: [Section<Object>] = []
+        var sections: [SnapshotSection<Object>] = []
         sections.reserveCapacity(layout.sources.count)
         for (index, source) in layout.sources.enumerated() {
             guard let oldIndex = source else {
@@ -48,7 +51,7 @@ extension ChangeSet {
             guard let rows = Self.rebuiltRows(
                 before.rows, removing: rowRemovals[oldIndex] ?? [], inserting: rowInsertions[index] ?? []
             ) else { return nil }
-            var section = Section<Object>(id: before.id, title: before.title)
+            var section = SnapshotSection<Object>(id: before.id, title: before.title)
             guard section.setRows(rows) else { return nil }
             sections.append(section)
         }
@@ -59,9 +62,10 @@ extension ChangeSet {
                   new.sections.indices.contains(index) else { return nil }
             sections[index].title = new.sections[index].title
         }
-        var updated = Set<IndexPath>()
+        var updated = Set<RowPath>()
         for path in updatedRows {
-            guard updated.insert(path).inserted, let (section, item) = path.sectionAndItem,
+            let (section, item) = (path.section, path.item)
+            guard updated.insert(path).inserted,
                   sections.indices.contains(section), layout.sources[section] != nil,
                   let value = new.row(at: path) else { return nil }
             var rows = sections[section].rows
@@ -132,7 +136,7 @@ private struct SlotLayout {
     }
 }
 
-extension Section {
+extension SnapshotSection {
     /// Replaces the rows; `false` (and no change) when a placeholder is not the last row.
     mutating func setRows(_ rows: [Row<Object>]) -> Bool {
         var objects: [Object] = []

@@ -37,10 +37,10 @@ extension ChangeSet {
         // lookup, so per-element calls cost far more.
         var end = deleted.count
         while end > 0 {
-            let last = deletedRows[end - 1][1]
+            let last = deletedRows[end - 1].item
             var first = last
             end -= 1
-            while end > 0 && deletedRows[end - 1][1] == first - 1 {
+            while end > 0 && deletedRows[end - 1].item == first - 1 {
                 first -= 1
                 end -= 1
             }
@@ -48,10 +48,10 @@ extension ChangeSet {
         }
         var start = 0
         while start < inserted.count {
-            let first = insertedRows[start][1]
+            let first = insertedRows[start].item
             var last = first
             start += 1
-            while start < inserted.count && insertedRows[start][1] == last + 1 {
+            while start < inserted.count && insertedRows[start].item == last + 1 {
                 last += 1
                 start += 1
             }
@@ -61,8 +61,8 @@ extension ChangeSet {
                 objects.insert(contentsOf: newObjects[first..<(last + 1)], at: first)
             }
         }
-        for path in updatedRows where path[1] < newCount {
-            objects[path[1]] = newObjects[path[1]]
+        for path in updatedRows where path.item < newCount {
+            objects[path.item] = newObjects[path.item]
         }
         return true
     }
@@ -73,14 +73,15 @@ extension ChangeSet {
     /// row. `nil` otherwise.
     @usableFromInline
     static func objectRows(
-        _ paths: [IndexPath], section: Int, count: Int, placeholder: Bool, ascending: Bool = true
+        _ paths: [RowPath], section: Int, count: Int, placeholder: Bool, ascending: Bool = true
     ) -> (count: Int, itemSum: Int)? {
         var objectRows = 0
         var itemSum = 0
         var previous = -1
         var placeholderSeen = false
         for path in paths {
-            guard let (pathSection, item) = path.sectionAndItem, pathSection == section, item >= 0 else { return nil }
+            let (pathSection, item) = (path.section, path.item)
+            guard pathSection == section, item >= 0 else { return nil }
             if item < count {
                 if ascending && (item <= previous || placeholderSeen) { return nil }
                 previous = item

@@ -3,7 +3,7 @@ import Foundation
 extension ChangeSet {
     /// The change that turns `old` into `new`.
     ///
-    /// Identity: sections are matched by ``Section/id``; objects by equality, across sections
+    /// Identity: sections are matched by ``SnapshotSection/id``; objects by equality, across sections
     /// (an object that changes section is a row move); a section's placeholder row is matched
     /// with the placeholder of the same section (a changed placeholder is an updated row).
     ///
@@ -64,7 +64,7 @@ extension ChangeSet {
             }
         }
 
-        func path(_ index: Int) -> IndexPath { IndexPath(section: sections[index], item: items[index]) }
+        func path(_ index: Int) -> RowPath { RowPath(item: items[index], section: sections[index]) }
     }
 
     private mutating func diffRows<Object>(old: Snapshot<Object>, new: Snapshot<Object>, sectionMatch: Matching) {
@@ -117,11 +117,11 @@ extension ChangeSet {
             case (nil, nil):
                 break
             case (.some, nil):
-                deletedRows.append(IndexPath(section: oldIndex, item: before.objects.count))
+                deletedRows.append(RowPath(item: before.objects.count, section: oldIndex))
             case (nil, .some):
-                insertedRows.append(IndexPath(section: newIndex, item: after.objects.count))
+                insertedRows.append(RowPath(item: after.objects.count, section: newIndex))
             case (.some(let was), .some(let now)):
-                if was != now { updatedRows.append(IndexPath(section: newIndex, item: after.objects.count)) }
+                if was != now { updatedRows.append(RowPath(item: after.objects.count, section: newIndex)) }
             }
         }
     }

@@ -33,11 +33,11 @@ public struct ChangeSet: Hashable, Sendable {
     /// A move of a row from an old index path to a new index path.
     public struct RowMove: Hashable, Sendable {
         /// Path in the old snapshot.
-        public var from: IndexPath
+        public var from: RowPath
         /// Path in the new snapshot.
-        public var to: IndexPath
+        public var to: RowPath
         /// Creates a row move.
-        public init(from: IndexPath, to: IndexPath) {
+        public init(from: RowPath, to: RowPath) {
             self.from = from
             self.to = to
         }
@@ -52,13 +52,13 @@ public struct ChangeSet: Hashable, Sendable {
     /// New indexes of sections whose title changed.
     public var retitledSections: [Int] = []
     /// Old index paths of removed rows.
-    public var deletedRows: [IndexPath] = []
+    public var deletedRows: [RowPath] = []
     /// New index paths of added rows.
-    public var insertedRows: [IndexPath] = []
+    public var insertedRows: [RowPath] = []
     /// Rows that kept their identity but moved.
     public var movedRows: [RowMove] = []
     /// New index paths of rows whose content changed in place.
-    public var updatedRows: [IndexPath] = []
+    public var updatedRows: [RowPath] = []
 
     /// An empty change set.
     public init() {}

@@ -7,7 +7,7 @@ import Synchronization
 /// section (negative, out of range, or malformed).
 public struct Snapshot<Object: Hashable & Sendable>: Hashable, Sendable {
     /// The sections, in display order.
-    public var sections: [Section<Object>] {
+    public var sections: [SnapshotSection<Object>] {
         didSet {
             // A table no other copy shares is emptied in place: no allocation per mutation.
             if isKnownUniquelyReferenced(&lookup) {
@@ -20,7 +20,7 @@ public struct Snapshot<Object: Hashable & Sendable>: Hashable, Sendable {
     private var lookup = ObjectLookup<Object>()
 
     /// Creates a snapshot from sections.
-    public init(sections: [Section<Object>] = []) {
+    public init(sections: [SnapshotSection<Object>] = []) {
         self.sections = sections
     }
 
@@ -55,22 +55,23 @@ public struct Snapshot<Object: Hashable & Sendable>: Hashable, Sendable {
         sections.indices.contains(section) ? sections[section].title : nil
     }
 
-    /// The row at `indexPath`, or `nil` for an invalid path.
-    public func row(at indexPath: IndexPath) -> Row<Object>? {
-        guard let (section, item) = indexPath.sectionAndItem, sections.indices.contains(section) else { return nil }
+    /// The row at `path`, or `nil` for an invalid path.
+    public func row(at path: RowPath) -> Row<Object>? {
+        let (section, item) = (path.section, path.item)
+        guard sections.indices.contains(section) else { return nil }
         return sections[section].row(at: item)
     }
 
-    /// The object at `indexPath`, or `nil` for an invalid path or a placeholder row.
-    public func object(at indexPath: IndexPath) -> Object? {
-        row(at: indexPath)?.object
+    /// The object at `path`, or `nil` for an invalid path or a placeholder row.
+    public func object(at path: RowPath) -> Object? {
+        row(at: path)?.object
     }
 
     /// The index path of `object` (its first occurrence), or `nil` if absent.
     ///
     /// Complexity: O(1) on average; the first lookup on a snapshot builds an index in O(n).
-    public func indexPath(of object: Object) -> IndexPath? {
-        lookup.indexPath(of: object, in: sections)
+    public func path(of object: Object) -> RowPath? {
+        lookup.path(of: object, in: sections)
     }
 
     public static func == (lhs: Snapshot, rhs: Snapshot) -> Bool {
@@ -84,7 +85,7 @@ public struct Snapshot<Object: Hashable & Sendable>: Hashable, Sendable {
 
 /// A lazily built object -> index path table shared by copies of one snapshot value.
 private final class ObjectLookup<Object: Hashable & Sendable>: Sendable {
-    private let table = Mutex<[Object: IndexPath]?>(nil)
+    private let table = Mutex<[Object: RowPath]?>(nil)
     /// Set once `table` is built: lets `invalidate()` skip the lock (and the generic table)
     /// for a table never built.
     private let mayBeBuilt = Atomic<Bool>(false)
@@ -97,14 +98,14 @@ private final class ObjectLookup<Object: Hashable & Sendable>: Sendable {
         mayBeBuilt.store(false, ordering: .releasing)
     }
 
-    func indexPath(of object: Object, in sections: [Section<Object>]) -> IndexPath? {
+    func path(of object: Object, in sections: [SnapshotSection<Object>]) -> RowPath? {
         table.withLock { table in
             if table == nil {
-                var built: [Object: IndexPath] = [:]
+                var built: [Object: RowPath] = [:]
                 built.reserveCapacity(sections.reduce(0) { $0 + $1.objects.count })
                 for (sectionIndex, section) in sections.enumerated() {
                     for (itemIndex, object) in section.objects.enumerated() where built[object] == nil {
-                        built[object] = IndexPath(section: sectionIndex, item: itemIndex)
+                        built[object] = RowPath(item: itemIndex, section: sectionIndex)
                     }
                 }
                 table = built

@@ -3,7 +3,7 @@ import Signals
 
 /// The selected objects of a source, per section, under a ``SelectionPolicy`` per section.
 ///
-/// - Selections are remembered by object and section identity (``Section/id``), so they
+/// - Selections are remembered by object and section identity (``SnapshotSection/id``), so they
 ///   survive snapshot updates while the selected objects are still in their section;
 ///   objects that disappear from a published snapshot are dropped from the selection for
 ///   good (re-adding them later does not reselect them). A section can fall below its
@@ -22,7 +22,7 @@ public final class Selection<Object: Hashable & Sendable>: Sendable {
     /// current snapshot.
     public let selection: Property<[Int: [Object]]>
     /// Forgets chosen objects that a published snapshot no longer holds in their section.
-    private let pruning: Subscription
+    private let pruning: SignalSubscription
 
     /// Creates a selection over `source`, with `policy(sectionID)` deciding each section's rules.
     public init(source: any DataSource<Object>, policy: @escaping @Sendable (_ sectionID: String) -> SelectionPolicy) {
@@ -43,12 +43,12 @@ public final class Selection<Object: Hashable & Sendable>: Sendable {
         self.init(source: source, policy: { _ in policy })
     }
 
-    /// Selects the object at `indexPath`. Selecting an already selected object does nothing.
+    /// Selects the object at `path`. Selecting an already selected object does nothing.
     /// Beyond the section's maximum, the oldest selection in that section is evicted.
     /// Throws ``SelectionError`` for an invalid path, a placeholder row or an unselectable section.
-    public func select(at indexPath: IndexPath) throws(SelectionError) {
+    public func select(at path: RowPath) throws(SelectionError) {
         let snapshot = source.snapshot
-        let (section, object) = try resolve(indexPath, in: snapshot)
+        let (section, object) = try resolve(path, in: snapshot)
         let sectionID = snapshot.sections[section].id
         let rules = policy(sectionID)
         if rules.maximum == 0 { throw .notSelectable(section: section) }
@@ -63,12 +63,12 @@ public final class Selection<Object: Hashable & Sendable>: Sendable {
         }
     }
 
-    /// Deselects the object at `indexPath`; deselecting an unselected object does nothing.
+    /// Deselects the object at `path`; deselecting an unselected object does nothing.
     /// Throws ``SelectionError/belowMinimum(section:minimum:)`` when that would leave fewer
     /// than the section's minimum selected, or another ``SelectionError`` for a bad path.
-    public func deselect(at indexPath: IndexPath) throws(SelectionError) {
+    public func deselect(at path: RowPath) throws(SelectionError) {
         let snapshot = source.snapshot
-        let (section, object) = try resolve(indexPath, in: snapshot)
+        let (section, object) = try resolve(path, in: snapshot)
         let sectionID = snapshot.sections[section].id
         let rules = policy(sectionID)
         var refused = false
@@ -86,17 +86,18 @@ public final class Selection<Object: Hashable & Sendable>: Sendable {
     }
 
     /// Selects the row if it is not selected, deselects it otherwise (same errors).
-    public func toggle(at indexPath: IndexPath) throws(SelectionError) {
-        if isSelected(at: indexPath) {
-            try deselect(at: indexPath)
+    public func toggle(at path: RowPath) throws(SelectionError) {
+        if isSelected(at: path) {
+            try deselect(at: path)
         } else {
-            try select(at: indexPath)
+            try select(at: path)
         }
     }
 
-    /// Whether the object at `indexPath` is selected; false for invalid paths.
-    public func isSelected(at indexPath: IndexPath) -> Bool {
-        guard let (section, _) = indexPath.sectionAndItem, let object = source.snapshot.object(at: indexPath) else { return false }
+    /// Whether the object at `path` is selected; false for invalid paths.
+    public func isSelected(at path: RowPath) -> Bool {
+        let (section, _) = (path.section, path.item)
+        guard let object = source.snapshot.object(at: path) else { return false }
         return selection.value[section]?.contains(object) ?? false
     }
 
@@ -111,11 +112,11 @@ public final class Selection<Object: Hashable & Sendable>: Sendable {
     }
 
     /// The index paths of the selected objects, in order.
-    public var selectedIndexPaths: [IndexPath] {
+    public var selectedPaths: [RowPath] {
         let snapshot = source.snapshot
         return Self.visible(chosen.value, in: snapshot).sorted { $0.key < $1.key }.flatMap { section, objects in
             objects.compactMap { object in
-                snapshot.sections[section].objects.firstIndex(of: object).map { IndexPath(indexes: [section, $0]) }
+                snapshot.sections[section].objects.firstIndex(of: object).map { RowPath(item: $0, section: section) }
             }
         }
     }
@@ -125,16 +126,17 @@ public final class Selection<Object: Hashable & Sendable>: Sendable {
         chosen.value = [:]
     }
 
-    private func resolve(_ indexPath: IndexPath, in snapshot: Snapshot<Object>) throws(SelectionError) -> (Int, Object) {
-        guard let (section, _) = indexPath.sectionAndItem, let row = snapshot.row(at: indexPath) else {
-            throw .invalidIndexPath(indexPath)
+    private func resolve(_ path: RowPath, in snapshot: Snapshot<Object>) throws(SelectionError) -> (Int, Object) {
+        let (section, _) = (path.section, path.item)
+        guard let row = snapshot.row(at: path) else {
+            throw .invalidPath(path)
         }
-        guard let object = row.object else { throw .placeholderRow(indexPath) }
+        guard let object = row.object else { throw .placeholderRow(path) }
         return (section, object)
     }
 
     /// The chosen objects still present in `section`, in selection order.
-    private static func present(_ objects: [Object], in section: Section<Object>) -> [Object] {
+    private static func present(_ objects: [Object], in section: SnapshotSection<Object>) -> [Object] {
         guard !objects.isEmpty else { return [] }
         let members = Set(section.objects)
         return objects.filter(members.contains)
@@ -144,7 +146,7 @@ public final class Selection<Object: Hashable & Sendable>: Sendable {
     /// is removed and later re-added comes back unselected.
     private static func prune(_ chosen: inout [String: [Object]], to snapshot: Snapshot<Object>) {
         guard !chosen.isEmpty else { return }
-        var sectionsByID: [String: Section<Object>] = [:]
+        var sectionsByID: [String: SnapshotSection<Object>] = [:]
         for section in snapshot.sections where chosen[section.id] != nil {
             sectionsByID[section.id] = section
         }

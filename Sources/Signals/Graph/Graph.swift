@@ -177,7 +177,7 @@ final class Graph: @unchecked Sendable {
     }
 
     /// Blocks until no other thread is inside `call`'s closure, releasing the lock while
-    /// waiting (the cancel side of ``Subscription``). The thread sleeps on the call's own
+    /// waiting (the cancel side of ``SignalSubscription``). The thread sleeps on the call's own
     /// condition until ``endCall(of:)`` wakes it, then checks again.
     ///
     /// Waiting can never close a wait-for cycle, because only threads that run no observer

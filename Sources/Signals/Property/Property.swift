@@ -51,7 +51,7 @@
 ///   to it, so a write may return before this observer has seen its value.
 ///
 /// Cancelling from any thread, including from inside observers, never deadlocks; see
-/// ``Subscription`` for when `cancel()` waits for a call in progress.
+/// ``SignalSubscription`` for when `cancel()` waits for a call in progress.
 ///
 /// Observers see the latest value: when several writes land before an observer is called
 /// (a batch, concurrent writers, a reentrant write), it is called once with the newest
@@ -116,12 +116,12 @@ public class Property<Value: Sendable>: @unchecked Sendable {
     /// with every new value, until the returned subscription is cancelled or deinitialised.
     /// See the type's documentation for the threading contract. Observing from inside a
     /// derived closure does not make that closure depend on this property.
-    public func observe(emitsCurrentValue: Bool = true, _ observer: @escaping @Sendable (Value) -> Void) -> Subscription {
+    public func observe(emitsCurrentValue: Bool = true, _ observer: @escaping @Sendable (Value) -> Void) -> SignalSubscription {
         let graph = Graph.shared
         graph.lock()
         let observation = PropertyObservation(node: node, emitsCurrentValue: emitsCurrentValue, observer: observer, in: graph)
         graph.unlockAndDeliver()
-        return Subscription.detaching {
+        return SignalSubscription.detaching {
             graph.lock()
             observation.detach(in: graph)
             graph.unlockAndDeliver()

@@ -10,14 +10,14 @@ import Darwin
 final class EventChannel<Value: Sendable>: @unchecked Sendable {
     private var observers: ContiguousArray<EventObserver<Value>> = []
 
-    func attach(_ closure: @escaping @Sendable (Value) -> Void) -> Subscription {
+    func attach(_ closure: @escaping @Sendable (Value) -> Void) -> SignalSubscription {
         let graph = Graph.shared
         let observer = EventObserver(closure)
         graph.lock()
         observers.append(observer)
         graph.unlock()
-        // Idempotent, so it runs on every cancel() (see Subscription).
-        return Subscription.detaching { [weak self] in
+        // Idempotent, so it runs on every cancel() (see SignalSubscription).
+        return SignalSubscription.detaching { [weak self] in
             graph.lock()
             if observer.closure != nil {
                 observer.closure = nil

@@ -38,7 +38,7 @@ extension Signal {
         let all = [self] + others
         return Signal { observer in
             let subscriptions = all.map { $0.observe(observer) }
-            return Subscription.detaching { subscriptions.forEach { $0.cancel() } }
+            return SignalSubscription.detaching { subscriptions.forEach { $0.cancel() } }
         }
     }
 
@@ -60,9 +60,9 @@ extension Signal where Value: Equatable {
 
 /// A read-only view of a property that also keeps a subscription alive.
 final class HoldingProperty<Value: Sendable>: Property<Value>, @unchecked Sendable {
-    private let retained: (MutableProperty<Value>, Subscription)
+    private let retained: (MutableProperty<Value>, SignalSubscription)
 
-    init(source: MutableProperty<Value>, keeping subscription: Subscription) {
+    init(source: MutableProperty<Value>, keeping subscription: SignalSubscription) {
         retained = (source, subscription)
         super.init(node: source.node)
     }

@@ -21,17 +21,17 @@
 /// derived signal observes its upstream with the composed closure, so an unobserved derived
 /// signal holds nothing upstream.
 public final class Signal<Value: Sendable>: Sendable {
-    private let attach: @Sendable (_ observer: @escaping @Sendable (Value) -> Void) -> Subscription
+    private let attach: @Sendable (_ observer: @escaping @Sendable (Value) -> Void) -> SignalSubscription
 
     /// Creates a signal from a function that attaches an observer and returns its subscription.
     /// Use this to build custom operators.
-    public init(_ attach: @escaping @Sendable (_ observer: @escaping @Sendable (Value) -> Void) -> Subscription) {
+    public init(_ attach: @escaping @Sendable (_ observer: @escaping @Sendable (Value) -> Void) -> SignalSubscription) {
         self.attach = attach
     }
 
     /// Calls `observer` for every event sent after this call, until the subscription is
     /// cancelled or deinitialised.
-    public func observe(_ observer: @escaping @Sendable (Value) -> Void) -> Subscription {
+    public func observe(_ observer: @escaping @Sendable (Value) -> Void) -> SignalSubscription {
         attach(observer)
     }
 
@@ -54,7 +54,7 @@ public final class Signal<Value: Sendable>: Sendable {
 
     /// A signal that never sends anything.
     public static var never: Signal<Value> {
-        Signal { _ in Subscription {} }
+        Signal { _ in SignalSubscription {} }
     }
 }
 

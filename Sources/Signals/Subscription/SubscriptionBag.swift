@@ -5,13 +5,13 @@
 /// observations end with the service.
 public final class SubscriptionBag: Sendable {
     private let lock = PlainLock()
-    nonisolated(unsafe) private var subscriptions: [Subscription] = []
+    nonisolated(unsafe) private var subscriptions: [SignalSubscription] = []
 
     /// Creates an empty bag.
     public init() {}
 
     /// Adds a subscription. Adding one that is already cancelled is harmless.
-    public func insert(_ subscription: Subscription) {
+    public func insert(_ subscription: SignalSubscription) {
         lock.withLock { subscriptions.append(subscription) }
     }
 
@@ -20,7 +20,7 @@ public final class SubscriptionBag: Sendable {
 
     /// Cancels and removes every subscription in the bag. The bag stays usable.
     public func cancelAll() {
-        let taken = lock.withLock { () -> [Subscription] in
+        let taken = lock.withLock { () -> [SignalSubscription] in
             defer { subscriptions = [] }
             return subscriptions
         }

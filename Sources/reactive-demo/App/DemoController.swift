@@ -8,7 +8,7 @@ final class DemoController: @unchecked Sendable {
     let model: DemoModel
     /// Guards the cursor and the message.
     private let lock = NSLock()
-    private var cursorPath: IndexPath?
+    private var cursorPath: RowPath?
     private var messageText: String?
 
     /// Creates a controller over `model`, with no cursor and no message.
@@ -17,7 +17,7 @@ final class DemoController: @unchecked Sendable {
     }
 
     /// The row under the cursor, if the cursor was moved.
-    var cursor: IndexPath? { lock.withLock { cursorPath } }
+    var cursor: RowPath? { lock.withLock { cursorPath } }
     /// The note shown in the status line, if any.
     var message: String? { lock.withLock { messageText } }
 
@@ -68,10 +68,10 @@ final class DemoController: @unchecked Sendable {
     func move(by step: Int) {
         let snapshot = model.multi.snapshot
         let paths = snapshot.sections.indices.flatMap { section in
-            (0..<snapshot.sections[section].rowCount).map { IndexPath(item: $0, section: section) }
+            (0..<snapshot.sections[section].rowCount).map { RowPath(item: $0, section: section) }
         }
         guard !paths.isEmpty else { return }
-        let next = lock.withLock { () -> IndexPath in
+        let next = lock.withLock { () -> RowPath in
             let current = cursorPath.flatMap { paths.firstIndex(of: $0) } ?? (step > 0 ? -1 : paths.count)
             let path = paths[min(paths.count - 1, max(0, current + step))]
             cursorPath = path
@@ -109,7 +109,7 @@ final class DemoController: @unchecked Sendable {
         TableRenderer(width: width, rowBudget: rowBudget).render(
             model.multi.snapshot,
             cursor: cursor,
-            selected: Set(model.selection.selectedIndexPaths),
+            selected: Set(model.selection.selectedPaths),
             spinnerFrame: spinnerFrame,
             nextPageLoading: model.feed.pagination.value.isLoadingNextPage,
             status: statusLine()

@@ -12,7 +12,7 @@ struct InteractiveMode {
     func run() -> Int32 {
         let model = controller.model
         let redraw = RedrawFlag()
-        var subscriptions: [Subscription] = []
+        var subscriptions: [SignalSubscription] = []
         subscriptions.append(model.multi.updates.observe { _ in redraw.set() })
         subscriptions.append(model.multi.loadState.observe { _ in redraw.set() })
         subscriptions.append(model.feed.pagination.observe { _ in redraw.set() })

@@ -66,15 +66,15 @@ struct LogMode {
         let policy = DemoModel.poemPolicy
         log("poem selection policy: at least \(policy.minimum), at most \(policy.maximum.map(String.init) ?? "any")")
         for item in 0..<3 {
-            select(IndexPath(item: item, section: 0), deselecting: false)
+            select(RowPath(item: item, section: 0), deselecting: false)
         }
         for item in 1..<3 {
-            select(IndexPath(item: item, section: 0), deselecting: true)
+            select(RowPath(item: item, section: 0), deselecting: true)
         }
     }
 
     /// Selects (or deselects) the row at `path` and logs the selection or the refusal.
-    private func select(_ path: IndexPath, deselecting: Bool) {
+    private func select(_ path: RowPath, deselecting: Bool) {
         let verb = deselecting ? "deselect" : "select"
         do {
             if deselecting {
@@ -82,10 +82,10 @@ struct LogMode {
             } else {
                 try model.selection.select(at: path)
             }
-            let selected = model.selection.selectedIndexPaths.map { "\($0[1] + 1)" }
-            log("\(verb) poem line \(path[1] + 1) (key space): selected lines \(selected.joined(separator: ", "))")
+            let selected = model.selection.selectedPaths.map { "\($0.item + 1)" }
+            log("\(verb) poem line \(path.item + 1) (key space): selected lines \(selected.joined(separator: ", "))")
         } catch {
-            log("\(verb) poem line \(path[1] + 1) (key space) refused: \(error.description)")
+            log("\(verb) poem line \(path.item + 1) (key space) refused: \(error.description)")
         }
     }
 
@@ -95,7 +95,7 @@ struct LogMode {
     }
 
     /// Logs `source`'s load events until the subscription is cancelled.
-    private func watch(_ source: some DataSource) -> Subscription {
+    private func watch(_ source: some DataSource) -> SignalSubscription {
         let output = self.output
         return source.loadEvents.observe { event in
             output.log("\(source.name): \(Self.describe(event, objectCount: source.snapshot.objectCount))")

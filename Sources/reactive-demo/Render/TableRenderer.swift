@@ -18,8 +18,8 @@ struct TableRenderer {
     /// or only marks that more can be loaded.
     func render(
         _ snapshot: Snapshot<DemoItem>,
-        cursor: IndexPath? = nil,
-        selected: Set<IndexPath> = [],
+        cursor: RowPath? = nil,
+        selected: Set<RowPath> = [],
         spinnerFrame: Int = 0,
         nextPageLoading: Bool = false,
         status: StatusLine? = nil,
@@ -36,7 +36,7 @@ struct TableRenderer {
             let visible = visibleRange(rowCount: rows.count, limit: limits[sectionIndex], cursor: cursor, section: sectionIndex)
             if visible.lowerBound > 0 { lines.append("     … \(visible.lowerBound) more above") }
             for item in visible {
-                let path = IndexPath(item: item, section: sectionIndex)
+                let path = RowPath(item: item, section: sectionIndex)
                 let marker = path == cursor ? "▸" : " "
                 switch rows[item] {
                 case .object(let object):
@@ -97,13 +97,13 @@ struct TableRenderer {
 
     /// The rows shown: all when they fit; otherwise a window around the cursor in this
     /// section, or the tail (where placeholders and new pages appear).
-    private func visibleRange(rowCount: Int, limit: Int, cursor: IndexPath?, section: Int) -> Range<Int> {
+    private func visibleRange(rowCount: Int, limit: Int, cursor: RowPath?, section: Int) -> Range<Int> {
         let limit = max(1, limit)
         guard rowCount > limit else { return 0..<rowCount }
-        guard let cursor, cursor.count == 2, cursor[0] == section else {
+        guard let cursor, cursor.section == section else {
             return (rowCount - limit)..<rowCount
         }
-        let start = min(max(0, cursor[1] - limit / 2), rowCount - limit)
+        let start = min(max(0, cursor.item - limit / 2), rowCount - limit)
         return start..<(start + limit)
     }
 

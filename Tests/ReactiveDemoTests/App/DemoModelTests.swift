@@ -37,18 +37,18 @@ import Testing
         defer { file.remove() }
         let selection = controller.model.selection
         for item in 0..<3 {
-            try selection.select(at: IndexPath(item: item, section: 0))
+            try selection.select(at: RowPath(item: item, section: 0))
         }
         #expect(selection.selectedObjects == [.line(number: 2, text: "second line"), .line(number: 3, text: "third line")])
-        try selection.deselect(at: IndexPath(item: 1, section: 0))
+        try selection.deselect(at: RowPath(item: 1, section: 0))
         #expect(throws: SelectionError.belowMinimum(section: 0, minimum: 1)) {
-            try selection.deselect(at: IndexPath(item: 2, section: 0))
+            try selection.deselect(at: RowPath(item: 2, section: 0))
         }
-        #expect(selection.selectedIndexPaths == [IndexPath(item: 2, section: 0)])
+        #expect(selection.selectedPaths == [RowPath(item: 2, section: 0)])
 
         // Other sections have no limit.
         for item in 0..<4 {
-            try selection.select(at: IndexPath(item: item, section: 1))
+            try selection.select(at: RowPath(item: item, section: 1))
         }
         #expect(selection.selectedObjects(inSection: 1).count == 4)
     }
@@ -57,14 +57,14 @@ import Testing
         let (controller, file) = try await Self.settledModel()
         defer { file.remove() }
         #expect(controller.handle(.down))
-        #expect(controller.cursor == IndexPath(item: 0, section: 0))
+        #expect(controller.cursor == RowPath(item: 0, section: 0))
         #expect(controller.handle(.select))
-        #expect(controller.model.selection.selectedIndexPaths == [IndexPath(item: 0, section: 0)])
+        #expect(controller.model.selection.selectedPaths == [RowPath(item: 0, section: 0)])
         #expect(controller.handle(.select))
-        #expect(controller.model.selection.selectedIndexPaths == [IndexPath(item: 0, section: 0)])
+        #expect(controller.model.selection.selectedPaths == [RowPath(item: 0, section: 0)])
         #expect(controller.message == SelectionError.belowMinimum(section: 0, minimum: 1).description)
         #expect(controller.handle(.up))
-        #expect(controller.cursor == IndexPath(item: 0, section: 0))
+        #expect(controller.cursor == RowPath(item: 0, section: 0))
         #expect(!controller.handle(.quit))
     }
 

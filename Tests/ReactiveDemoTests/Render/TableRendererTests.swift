@@ -9,18 +9,18 @@ import Testing
     static let post = FeedPost(id: 7, title: "Hello", author: "ada")
 
     static let snapshot = Snapshot<DemoItem>(sections: [
-        Section(id: "poem", title: "Poem", objects: [.line(number: 1, text: "one"), .line(number: 2, text: "two")]),
-        Section(id: "feed", title: "Feed", placeholder: .loading),
-        Section(id: "empty", title: "Empty", placeholder: .noResults),
-        Section(id: "broken", title: "Broken", objects: [.post(post)], placeholder: .error(message: "HTTP 503")),
-        Section(id: "more", title: "More", objects: [.photo(Photo(id: 1, caption: "Cat", kind: "portrait"))], placeholder: .loadingMore),
+        SnapshotSection(id: "poem", title: "Poem", objects: [.line(number: 1, text: "one"), .line(number: 2, text: "two")]),
+        SnapshotSection(id: "feed", title: "Feed", placeholder: .loading),
+        SnapshotSection(id: "empty", title: "Empty", placeholder: .noResults),
+        SnapshotSection(id: "broken", title: "Broken", objects: [.post(post)], placeholder: .error(message: "HTTP 503")),
+        SnapshotSection(id: "more", title: "More", objects: [.photo(Photo(id: 1, caption: "Cat", kind: "portrait"))], placeholder: .loadingMore),
     ])
 
     @Test func placeholdersSelectionAndCursor() {
         let lines = TableRenderer(width: 40).render(
             Self.snapshot,
-            cursor: IndexPath(item: 1, section: 0),
-            selected: [IndexPath(item: 0, section: 0), IndexPath(item: 0, section: 3)],
+            cursor: RowPath(item: 1, section: 0),
+            selected: [RowPath(item: 0, section: 0), RowPath(item: 0, section: 3)],
             spinnerFrame: 2
         )
         #expect(lines == [
@@ -66,7 +66,7 @@ import Testing
 
     @Test func aCutSectionShowsItsTailOrAWindowAroundTheCursor() {
         let lines = (1...10).map { DemoItem.line(number: $0, text: "l\($0)") }
-        let snapshot = Snapshot(sections: [Section(id: "p", title: "P", objects: lines)])
+        let snapshot = Snapshot(sections: [SnapshotSection(id: "p", title: "P", objects: lines)])
         let renderer = TableRenderer(width: 20, rowBudget: 5)
         #expect(renderer.render(snapshot, title: "T") == [
             "T",
@@ -76,7 +76,7 @@ import Testing
             "   [ ]  9  l9",
             "   [ ] 10  l10",
         ])
-        #expect(renderer.render(snapshot, cursor: IndexPath(item: 4, section: 0), title: "T") == [
+        #expect(renderer.render(snapshot, cursor: RowPath(item: 4, section: 0), title: "T") == [
             "T",
             "── P ────── 10 items",
             "     … 3 more above",

@@ -24,7 +24,7 @@ enum RandomSnapshots {
             let id = "s\(Int.random(in: 0..<(maxSections + 2), using: &generator))" // duplicates possible
             let title = Bool.random(using: &generator) ? id : "\(id)-alt"
             let objects = (0..<Int.random(in: 0...maxRows, using: &generator)).map { _ in Int.random(in: 0..<valueRange, using: &generator) }
-            return Section(id: id, title: title, objects: objects, placeholder: placeholders.randomElement(using: &generator)!)
+            return SnapshotSection(id: id, title: title, objects: objects, placeholder: placeholders.randomElement(using: &generator)!)
         }
         return Snapshot(sections: sections)
     }
@@ -86,68 +86,68 @@ struct ChangeSetTests {
     }
 
     @Test func movesAreTheFewestThatExplainTheNewOrder() {
-        let old = Snapshot(sections: [Section(id: "a", objects: [1, 2, 3, 4, 5])])
-        let new = Snapshot(sections: [Section(id: "a", objects: [2, 3, 4, 5, 1])])
+        let old = Snapshot(sections: [SnapshotSection(id: "a", objects: [1, 2, 3, 4, 5])])
+        let new = Snapshot(sections: [SnapshotSection(id: "a", objects: [2, 3, 4, 5, 1])])
         let changes = ChangeSet(from: old, to: new)
-        #expect(changes.movedRows == [ChangeSet.RowMove(from: IndexPath(item: 0, section: 0), to: IndexPath(item: 4, section: 0))])
+        #expect(changes.movedRows == [ChangeSet.RowMove(from: RowPath(item: 0, section: 0), to: RowPath(item: 4, section: 0))])
         #expect(changes.insertedRows.isEmpty && changes.deletedRows.isEmpty)
     }
 
     @Test func onlyInsertsAndDeletesProduceNoMoves() {
-        let old = Snapshot(sections: [Section(id: "a", objects: [1, 2, 3, 4])])
-        let new = Snapshot(sections: [Section(id: "a", objects: [0, 1, 3, 4, 9])])
+        let old = Snapshot(sections: [SnapshotSection(id: "a", objects: [1, 2, 3, 4])])
+        let new = Snapshot(sections: [SnapshotSection(id: "a", objects: [0, 1, 3, 4, 9])])
         let changes = ChangeSet(from: old, to: new)
         #expect(changes.movedRows.isEmpty)
-        #expect(changes.deletedRows == [IndexPath(item: 1, section: 0)])
-        #expect(changes.insertedRows == [IndexPath(item: 0, section: 0), IndexPath(item: 4, section: 0)])
+        #expect(changes.deletedRows == [RowPath(item: 1, section: 0)])
+        #expect(changes.insertedRows == [RowPath(item: 0, section: 0), RowPath(item: 4, section: 0)])
     }
 
     @Test func objectsChangingSectionAreRowMovesAndSectionsMatchByID() {
-        let old = Snapshot(sections: [Section(id: "a", title: "A", objects: [1, 2]), Section(id: "b", title: "B", objects: [3])])
-        let new = Snapshot(sections: [Section(id: "b", title: "Bee", objects: [3, 2]), Section(id: "a", title: "A", objects: [1])])
+        let old = Snapshot(sections: [SnapshotSection(id: "a", title: "A", objects: [1, 2]), SnapshotSection(id: "b", title: "B", objects: [3])])
+        let new = Snapshot(sections: [SnapshotSection(id: "b", title: "Bee", objects: [3, 2]), SnapshotSection(id: "a", title: "A", objects: [1])])
         let changes = ChangeSet(from: old, to: new)
         #expect(changes.movedSections.count == 1)
         #expect(changes.retitledSections == [0])
-        #expect(changes.movedRows == [ChangeSet.RowMove(from: IndexPath(item: 1, section: 0), to: IndexPath(item: 1, section: 0))])
+        #expect(changes.movedRows == [ChangeSet.RowMove(from: RowPath(item: 1, section: 0), to: RowPath(item: 1, section: 0))])
         #expect(changes.applied(to: old, valuesFrom: new) == new)
     }
 
     @Test func duplicatesPairKthOccurrenceWithKthOccurrence() {
-        let old = Snapshot(sections: [Section(id: "a", objects: [7, 7, 7])])
-        let new = Snapshot(sections: [Section(id: "a", objects: [7, 7])])
+        let old = Snapshot(sections: [SnapshotSection(id: "a", objects: [7, 7, 7])])
+        let new = Snapshot(sections: [SnapshotSection(id: "a", objects: [7, 7])])
         let changes = ChangeSet(from: old, to: new)
-        #expect(changes.deletedRows == [IndexPath(item: 2, section: 0)], "the surplus last occurrence is deleted")
+        #expect(changes.deletedRows == [RowPath(item: 2, section: 0)], "the surplus last occurrence is deleted")
         #expect(changes.movedRows.isEmpty)
         #expect(changes.applied(to: old, valuesFrom: new) == new)
     }
 
     @Test func aChangedPlaceholderIsAnUpdatedRow() {
-        let old = Snapshot(sections: [Section(id: "a", objects: [1], placeholder: .loading)])
-        let new = Snapshot(sections: [Section(id: "a", objects: [1], placeholder: .error(message: "boom"))])
+        let old = Snapshot(sections: [SnapshotSection(id: "a", objects: [1], placeholder: .loading)])
+        let new = Snapshot(sections: [SnapshotSection(id: "a", objects: [1], placeholder: .error(message: "boom"))])
         let changes = ChangeSet(from: old, to: new)
-        #expect(changes.updatedRows == [IndexPath(item: 1, section: 0)])
+        #expect(changes.updatedRows == [RowPath(item: 1, section: 0)])
         #expect(changes.applied(to: old, valuesFrom: new) == new)
     }
 
     @Test func inconsistentChangeSetsAreRejectedNotApplied() {
-        let old = Snapshot(sections: [Section(id: "a", objects: [1, 2])])
-        let new = Snapshot(sections: [Section(id: "a", objects: [1, 2, 3])])
+        let old = Snapshot(sections: [SnapshotSection(id: "a", objects: [1, 2])])
+        let new = Snapshot(sections: [SnapshotSection(id: "a", objects: [1, 2, 3])])
         var outOfRange = ChangeSet()
-        outOfRange.deletedRows = [IndexPath(item: 5, section: 0)]
+        outOfRange.deletedRows = [RowPath(item: 5, section: 0)]
         #expect(outOfRange.applied(to: old, valuesFrom: new) == nil)
         var twice = ChangeSet()
-        twice.deletedRows = [IndexPath(item: 0, section: 0), IndexPath(item: 0, section: 0)]
+        twice.deletedRows = [RowPath(item: 0, section: 0), RowPath(item: 0, section: 0)]
         #expect(twice.applied(to: old, valuesFrom: new) == nil)
         var malformed = ChangeSet()
-        malformed.insertedRows = [IndexPath(indexes: [0])]
+        malformed.insertedRows = [RowPath(item: -1, section: 0)]
         #expect(malformed.applied(to: old, valuesFrom: new) == nil)
         var rowInDeletedSection = ChangeSet()
         rowInDeletedSection.deletedSections = [0]
-        rowInDeletedSection.deletedRows = [IndexPath(item: 0, section: 0)]
+        rowInDeletedSection.deletedRows = [RowPath(item: 0, section: 0)]
         #expect(rowInDeletedSection.applied(to: old, valuesFrom: new) == nil)
         var placeholderNotLast = ChangeSet()
-        placeholderNotLast.insertedRows = [IndexPath(item: 0, section: 0)]
-        let withPlaceholder = Snapshot<Int>(sections: [Section(id: "a", objects: [], placeholder: .loading)])
+        placeholderNotLast.insertedRows = [RowPath(item: 0, section: 0)]
+        let withPlaceholder = Snapshot<Int>(sections: [SnapshotSection(id: "a", objects: [], placeholder: .loading)])
         #expect(placeholderNotLast.applied(to: old, valuesFrom: withPlaceholder) == nil)
     }
 
@@ -160,8 +160,8 @@ struct ChangeSetTests {
             let moved = new.remove(at: Int.random(in: 0..<new.count, using: &generator))
             new.insert(moved, at: Int.random(in: 0...new.count, using: &generator))
         }
-        let before = Snapshot(sections: [Section(id: "all", objects: old)])
-        let after = Snapshot(sections: [Section(id: "all", objects: new)])
+        let before = Snapshot(sections: [SnapshotSection(id: "all", objects: old)])
+        let after = Snapshot(sections: [SnapshotSection(id: "all", objects: new)])
         let changes = ChangeSet(from: before, to: after)
         #expect(changes.applied(to: before, valuesFrom: after) == after)
         #expect(changes.movedRows.count <= 400, "no more moves than were made")

@@ -170,16 +170,19 @@ extension BadInputCase {
         }),
         BadInputCase(name: "invalid index paths given to willDisplayRow", expected: .tolerated) {
             let (feed, tag, before) = try await loadedFeed()
-            for path in [IndexPath(), IndexPath(indexes: [0]), IndexPath(item: -1, section: 0), IndexPath(item: 0, section: 7),
-                         IndexPath(item: Int.max, section: 0), IndexPath(item: 0, section: -1), IndexPath(indexes: [0, 9, 1])] {
+            for path in [RowPath(item: -1, section: 0), RowPath(item: 0, section: 7),
+                         RowPath(item: Int.max, section: 0), RowPath(item: 0, section: -1), RowPath(item: Int.min, section: Int.min)] {
+                feed.willDisplayRow(at: path)
+            }
+            for path in [IndexPath(), IndexPath(indexes: [0]), IndexPath(indexes: [0, 9, 1])] {
                 feed.willDisplayRow(at: path)
             }
             var problems: [String] = []
             if feed.pagination.value.isLoadingNextPage { problems.append("an invalid path started a page load") }
             let pages = try await FixtureServer.shared.requests(tagged: tag).map { $0.query["page"] ?? "?" }
             if pages != ["1"] { problems.append("requests \(pages)") }
-            for path in [IndexPath(), IndexPath(item: 99, section: 0), IndexPath(item: 0, section: 3)] where feed.object(at: path) != nil || feed.row(at: path) != nil {
-                problems.append("\(Array(path)) resolved to a row")
+            for path in [RowPath(item: -1, section: 0), RowPath(item: 99, section: 0), RowPath(item: 0, section: 3)] where feed.object(at: path) != nil || feed.row(at: path) != nil {
+                problems.append("\(path) resolved to a row")
             }
             return Observed(before: before, after: ids(feed), problems: problems, weakRefs: [WeakBox("PaginatedDataSource", feed)])
         },
@@ -236,15 +239,14 @@ extension BadInputCase {
 
     /// Calls with bad arguments: thrown typed errors that change nothing.
     static let apiMisuse: [BadInputCase] = [
-        .selection("select: a section that does not exist", IndexPath(item: 0, section: 5), expect: "SelectionError.invalidIndexPath", ["No row", "[5, 0]"]),
-        .selection("select: an item past the end", IndexPath(item: 99, section: 0), expect: "SelectionError.invalidIndexPath", ["[0, 99]"]),
-        .selection("select: a one-index path", IndexPath(indexes: [0]), expect: "SelectionError.invalidIndexPath", ["[0]"]),
-        .selection("select: a negative item", IndexPath(item: -1, section: 0), expect: "SelectionError.invalidIndexPath", ["[0, -1]"]),
-        .selection("select: the placeholder row", IndexPath(item: 3, section: 0), withPlaceholder: true,
+        .selection("select: a section that does not exist", RowPath(item: 0, section: 5), expect: "SelectionError.invalidPath", ["No row", "section 5, item 0"]),
+        .selection("select: an item past the end", RowPath(item: 99, section: 0), expect: "SelectionError.invalidPath", ["section 0, item 99"]),
+        .selection("select: a negative item", RowPath(item: -1, section: 0), expect: "SelectionError.invalidPath", ["section 0, item -1"]),
+        .selection("select: the placeholder row", RowPath(item: 3, section: 0), withPlaceholder: true,
                    expect: "SelectionError.placeholderRow", ["placeholder", "[0, 3]"]),
-        .selection("select: in an unselectable section", IndexPath(item: 0, section: 0), policy: .none,
+        .selection("select: in an unselectable section", RowPath(item: 0, section: 0), policy: .none,
                    expect: "SelectionError.notSelectable", ["Section 0", "does not allow"]),
-        .selection("deselect: below the minimum", IndexPath(item: 0, section: 0), policy: SelectionPolicy(minimum: 1, maximum: 1),
+        .selection("deselect: below the minimum", RowPath(item: 0, section: 0), policy: SelectionPolicy(minimum: 1, maximum: 1),
                    deselect: true, expect: "SelectionError.belowMinimum", ["at least 1"]),
         .mutation("insert at a negative index", expect: ["Index -1", "0...3"]) { try $0.insert(["x"], at: -1) },
         .mutation("insert past the end", expect: ["Index 5", "0...3"]) { try $0.insert(["x"], at: 5) },
@@ -463,7 +465,7 @@ extension BadInputCase {
     }
 
     static func selection(
-        _ name: String, _ path: IndexPath, withPlaceholder: Bool = false, policy: SelectionPolicy = .multiple, deselect: Bool = false,
+        _ name: String, _ path: RowPath, withPlaceholder: Bool = false, policy: SelectionPolicy = .multiple, deselect: Bool = false,
         expect caseName: String, _ fragments: [String]
     ) -> BadInputCase {
         BadInputCase(name: name, expected: .error([caseName], contains: fragments)) {
@@ -497,7 +499,7 @@ extension BadInputCase {
             let source = SimpleDataSource(name: "letters", objects: ["a", "b", "c"])
             let versions = Recorder<UInt64>()
             let subscription = source.updates.observe(emitsCurrentValue: false) { versions.append($0.version) }
-            var observed = Observed(before: source.allObjects, weakRefs: [WeakBox("SimpleDataSource", source), WeakBox("Subscription", subscription)])
+            var observed = Observed(before: source.allObjects, weakRefs: [WeakBox("SimpleDataSource", source), WeakBox("SignalSubscription", subscription)])
             do { try body(source) } catch { observed.error = error }
             observed.after = source.allObjects
             if versions.count != 0 { observed.problems.append("a refused mutation published \(versions.count) snapshots") }

@@ -57,7 +57,7 @@ struct DroppedSourceTests {
         let fetcher = ScriptedFetcher<Int>()
         let events = Recorder<LoadEvent>()
         weak var weakSource: RemoteDataSource<Int>?
-        let subscription: Subscription
+        let subscription: SignalSubscription
         do {
             let source = RemoteDataSource(name: "remote", fetcher: fetcher)
             weakSource = source

@@ -215,7 +215,7 @@ final class InterleavingRun {
     private let transport: FakeTransport
     let source: PaginatedDataSource<TaggedItem>
     private let derived: Property<Int>
-    private var subscriptions: [Subscription] = []
+    private var subscriptions: [SignalSubscription] = []
     private let events = Recorder<LoadEvent>()
     private let appeared = LockedSet<Int>()
     private var model = InterleavingModel()
@@ -230,7 +230,7 @@ final class InterleavingRun {
         let run = InterleavingRun(seed: seed)
         let report = await run.run()
         var boxes = [WeakBox("PaginatedDataSource", run.source), WeakBox("derived property", run.derived)]
-        boxes += run.subscriptions.map { WeakBox("Subscription", $0) }
+        boxes += run.subscriptions.map { WeakBox("SignalSubscription", $0) }
         for subscription in run.subscriptions { subscription.cancel() }
         return (report, boxes)
     }
@@ -329,7 +329,7 @@ final class InterleavingRun {
             trace.append("display(\(item))")
             starts = starts && !model.content.isEmpty && !model.nextFailed
             if starts { startNextPage() }
-            source.willDisplayRow(at: IndexPath(item: item, section: 0))
+            source.willDisplayRow(at: RowPath(item: item, section: 0))
         } else {
             trace.append("nextPage")
             if starts { startNextPage() }

@@ -168,7 +168,7 @@ final class RemoteRun {
     private let source: RemoteDataSource<Int>
     private let events = Recorder<LoadEvent>()
     private let appeared = LockedSet<Int>()
-    private var subscriptions: [Subscription] = []
+    private var subscriptions: [SignalSubscription] = []
     // The model.
     private var current: Int?
     private var batchesOfCurrent = 0
@@ -230,7 +230,7 @@ final class RemoteRun {
         if !(await pulse.wait { fetcher.calls.allSatisfy(\.hasEnded) }) {
             failures.append("calls never ended: \(fetcher.calls.filter { !$0.hasEnded }.map(\.id)); steps: \(trace)")
         }
-        let weakRefs = [WeakBox("RemoteDataSource", source)] + subscriptions.map { WeakBox("Subscription", $0) }
+        let weakRefs = [WeakBox("RemoteDataSource", source)] + subscriptions.map { WeakBox("SignalSubscription", $0) }
         subscriptions.forEach { $0.cancel() }
         return RemoteRunReport(
             seed: seed, failures: failures, appeared: appeared, staleBatches: staleBatches, staleCommands: staleCommands,

@@ -64,7 +64,7 @@ struct SourceStressTests {
                     if keys.count > 1 { problems.append("section \(section.id) mixes keys \(keys)") }
                 }
             }
-            weakRefs += [WeakBox("Subscription", multiObserver), WeakBox("Subscription", sectionedObserver)]
+            weakRefs += [WeakBox("SignalSubscription", multiObserver), WeakBox("SignalSubscription", sectionedObserver)]
 
             await runOnThreads(Self.threads) { thread in
                 var random = SplitMix64(seed: UInt64(thread) &* 7_919)
@@ -87,8 +87,8 @@ struct SourceStressTests {
                         calls.appended.increment()
                     case 6:
                         let count = paginated.numberOfObjects(inSection: 0)
-                        paginated.willDisplayRow(at: IndexPath(item: max(0, count - Int.random(in: 0...2, using: &random)), section: 0))
-                        multi.willDisplayRow(at: IndexPath(item: Int.random(in: 0...40, using: &random), section: Int.random(in: -1...3, using: &random)))
+                        paginated.willDisplayRow(at: RowPath(item: max(0, count - Int.random(in: 0...2, using: &random)), section: 0))
+                        multi.willDisplayRow(at: RowPath(item: Int.random(in: 0...40, using: &random), section: Int.random(in: -1...3, using: &random)))
                     case 7:
                         let subscription = mapped.updates.observe { update in
                             if update.snapshot.allObjects.contains(where: { $0 != $0.uppercased() }) { problems.append("mapped not mapped") }
@@ -98,7 +98,7 @@ struct SourceStressTests {
                         counted.cancel()
                         _ = sectioned.snapshot.objectCount
                     case 8:
-                        try? selection.toggle(at: IndexPath(item: Int.random(in: 0...6, using: &random), section: Int.random(in: 0...2, using: &random)))
+                        try? selection.toggle(at: RowPath(item: Int.random(in: 0...6, using: &random), section: Int.random(in: 0...2, using: &random)))
                         _ = selection.selectedObjects
                     default:
                         if step % 4 == 0 {

@@ -197,7 +197,7 @@ struct MultiConcurrencyTests {
         remote.fetchData()
         await eventually("call") { fetcher.calls.count == 1 }
         let multi = MultiDataSource(children: [remote])
-        #expect(multi.row(at: IndexPath(item: 0, section: 0)) == .placeholder(.loading))
+        #expect(multi.row(at: RowPath(item: 0, section: 0)) == .placeholder(.loading))
         #expect(multi.loadState.value.status == .loading)
         let events = Recorder<LoadEvent>()
         let subscription = multi.loadEvents.observe { events.append($0) }

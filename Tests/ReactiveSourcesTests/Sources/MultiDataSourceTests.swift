@@ -13,10 +13,10 @@ struct MultiDataSourceTests {
         #expect(multi.numberOfSections == 2)
         #expect(multi.title(ofSection: 0) == "A")
         #expect(multi.title(ofSection: 1) == "B")
-        #expect(multi.object(at: IndexPath(item: 0, section: 1)) == 3)
-        #expect(multi.indexPath(of: 3) == IndexPath(item: 0, section: 1))
-        #expect(multi.object(at: IndexPath(item: 2, section: 0)) == nil)
-        #expect(multi.object(at: IndexPath(item: 0, section: 2)) == nil)
+        #expect(multi.object(at: RowPath(item: 0, section: 1)) == 3)
+        #expect(multi.path(of: 3) == RowPath(item: 0, section: 1))
+        #expect(multi.object(at: RowPath(item: 2, section: 0)) == nil)
+        #expect(multi.object(at: RowPath(item: 0, section: 2)) == nil)
     }
 
     @Test func updatesAutomaticallyWhenAChildChanges() {
@@ -29,7 +29,7 @@ struct MultiDataSourceTests {
         b.append([3, 4])
         let last = seen.values.last!
         #expect(last.snapshot.sections[1].objects == [2, 3, 4])
-        #expect(last.changes.insertedRows == [IndexPath(item: 1, section: 1), IndexPath(item: 2, section: 1)])
+        #expect(last.changes.insertedRows == [RowPath(item: 1, section: 1), RowPath(item: 2, section: 1)])
         #expect(last.changes.touchesOnlyRows)
     }
 
@@ -64,13 +64,13 @@ struct MultiDataSourceTests {
         let log = EventLog(multi)
         multi.fetchData()
         #expect(multi.numberOfSections == 2)
-        #expect(multi.row(at: IndexPath(item: 0, section: 0)) == .placeholder(.loading))
+        #expect(multi.row(at: RowPath(item: 0, section: 0)) == .placeholder(.loading))
         await eventually("calls") { slow.calls.count == 1 && fast.calls.count == 1 }
         fast.calls[0].deliver([5, 6])
         fast.calls[0].finish()
         await eventually("fast delivered") { multi.numberOfObjects(inSection: 1) == 2 }
         #expect(multi.numberOfSections == 2)
-        #expect(multi.row(at: IndexPath(item: 0, section: 0)) == .placeholder(.loading), "the slow child still occupies section 0")
+        #expect(multi.row(at: RowPath(item: 0, section: 0)) == .placeholder(.loading), "the slow child still occupies section 0")
         #expect(multi.loadState.value.isFetching)
         slow.calls[0].deliver([1])
         slow.calls[0].finish()
@@ -97,7 +97,7 @@ struct MultiDataSourceTests {
         good.calls[0].deliver([1, 2])
         good.calls[0].finish()
         await log.waitForFinishers(1)
-        #expect(multi.row(at: IndexPath(item: 0, section: 0)) == .placeholder(.error(message: "boom")))
+        #expect(multi.row(at: RowPath(item: 0, section: 0)) == .placeholder(.error(message: "boom")))
         #expect(multi.snapshot.sections[1].objects == [1, 2])
         #expect(log.values.last == .didFinishLoading, "finished: one child succeeded")
     }
@@ -161,7 +161,7 @@ struct MultiDataSourceTests {
         let before = multi.updates.value
         children[42].append([-1, -2])
         let after = multi.updates.value
-        #expect(after.changes.insertedRows == [IndexPath(item: 1000, section: 42), IndexPath(item: 1001, section: 42)])
+        #expect(after.changes.insertedRows == [RowPath(item: 1000, section: 42), RowPath(item: 1001, section: 42)])
         for index in [0, 41, 43, 99] {
             before.snapshot.sections[index].objects.withUnsafeBufferPointer { old in
                 after.snapshot.sections[index].objects.withUnsafeBufferPointer { new in
@@ -183,7 +183,7 @@ struct MultiDataSourceTests {
         let log = EventLog(multi)
         multi.fetchData()
         await log.waitForFinishers(1)
-        multi.willDisplayRow(at: IndexPath(item: 1, section: 1))
+        multi.willDisplayRow(at: RowPath(item: 1, section: 1))
         await eventually("next page") { multi.snapshot.sections[1].objects == [1, 2, 3] }
     }
 
@@ -248,7 +248,7 @@ struct MultiDataSourceTests {
         #expect(seen.values.isEmpty, "children with objects went loading -> finished: no visible change, so no update")
         child.append([4])
         #expect(seen.values.count == 1)
-        #expect(seen.values.last?.changes.insertedRows == [IndexPath(item: 2, section: 0)])
+        #expect(seen.values.last?.changes.insertedRows == [RowPath(item: 2, section: 0)])
     }
 
     @Test func anEmptyChildShowsItsStatusPlaceholderWhileLoading() async {
@@ -259,12 +259,12 @@ struct MultiDataSourceTests {
         let subscription = multi.updates.observe { seen.append($0) }
         defer { subscription.cancel() }
         multi.fetchData()
-        #expect(multi.row(at: IndexPath(item: 0, section: 0)) == .placeholder(.loading))
+        #expect(multi.row(at: RowPath(item: 0, section: 0)) == .placeholder(.loading))
         await eventually("call") { fetcher.calls.count == 1 }
         fetcher.calls[0].deliver([7])
         fetcher.calls[0].finish()
         await eventually("delivered") { multi.snapshot.sections[0].objects == [7] }
-        #expect(multi.row(at: IndexPath(item: 1, section: 0)) == nil, "the status placeholder is gone")
+        #expect(multi.row(at: RowPath(item: 1, section: 0)) == nil, "the status placeholder is gone")
         for (old, new) in zip(seen.values, seen.values.dropFirst()) {
             #expect(new.version == old.version + 1)
             #expect(new.changes.applied(to: old.snapshot, valuesFrom: new.snapshot) == new.snapshot)

@@ -58,12 +58,12 @@ func pageNumber(_ token: PageToken) -> Int {
 /// asks for the next page. `before` and `after` run around that call.
 func observeAsAList(
     _ source: PaginatedDataSource<Int>, before: @escaping @Sendable () -> Void = {}, after: @escaping @Sendable () -> Void = {}
-) -> Subscription {
+) -> SignalSubscription {
     source.updates.observe(emitsCurrentValue: false) { [weak source] update in
         before()
         defer { after() }
         let rows = update.snapshot.numberOfObjects(inSection: 0)
-        if rows > 0 { source?.willDisplayRow(at: IndexPath(item: rows - 1, section: 0)) }
+        if rows > 0 { source?.willDisplayRow(at: RowPath(item: rows - 1, section: 0)) }
     }
 }
 
@@ -122,7 +122,7 @@ struct PaginatedDataSourceTests {
         let fetcher = ScriptedPageFetcher()
         let (source, _) = await loaded(fetcher)
         for _ in 0..<10 { source.fetchNextPage() }
-        source.willDisplayRow(at: IndexPath(item: 1, section: 0))
+        source.willDisplayRow(at: RowPath(item: 1, section: 0))
         await eventually("request") { fetcher.requests.count == 2 }
         try? await Task.sleep(nanoseconds: 10_000_000)
         #expect(fetcher.requests.count == 2, "one request for page 2")
@@ -140,7 +140,7 @@ struct PaginatedDataSourceTests {
         #expect(source.snapshot.sections[0].placeholder == .error(message: "page 2 exploded"))
         #expect(source.allObjects == [1, 2], "prior content kept")
         #expect(log.values == [.willLoad, .didFinishLoading])
-        source.willDisplayRow(at: IndexPath(item: 1, section: 0))
+        source.willDisplayRow(at: RowPath(item: 1, section: 0))
         try? await Task.sleep(nanoseconds: 10_000_000)
         #expect(fetcher.requests.count == 2, "display does not hammer a failed page")
         source.fetchNextPage()
@@ -160,14 +160,14 @@ struct PaginatedDataSourceTests {
         await eventually("first request") { fetcher.requests.count == 1 }
         fetcher.requests[0].respond([1, 2, 3, 4], next: .number(2))
         await log.waitForFinishers(1)
-        source.willDisplayRow(at: IndexPath(item: 1, section: 0))
+        source.willDisplayRow(at: RowPath(item: 1, section: 0))
         try? await Task.sleep(nanoseconds: 10_000_000)
         #expect(fetcher.requests.count == 1, "row 1 of 4 is not near the end")
-        source.willDisplayRow(at: IndexPath(item: 9, section: 0))
-        source.willDisplayRow(at: IndexPath(item: 0, section: 3))
+        source.willDisplayRow(at: RowPath(item: 9, section: 0))
+        source.willDisplayRow(at: RowPath(item: 0, section: 3))
         try? await Task.sleep(nanoseconds: 10_000_000)
         #expect(fetcher.requests.count == 1, "invalid paths are ignored")
-        source.willDisplayRow(at: IndexPath(item: 2, section: 0))
+        source.willDisplayRow(at: RowPath(item: 2, section: 0))
         await eventually("prefetch") { fetcher.requests.count == 2 }
     }
 

@@ -10,7 +10,7 @@ struct RemoteDataSourceTests {
         let source = RemoteDataSource(name: "Feed", fetcher: fetcher)
         let log = EventLog(source)
         source.fetchData()
-        #expect(source.row(at: IndexPath(item: 0, section: 0)) == .placeholder(.loading))
+        #expect(source.row(at: RowPath(item: 0, section: 0)) == .placeholder(.loading))
         #expect(source.loadState.value.content.phase == .loading)
         #expect(source.loadState.value.isFetching)
         await eventually("call") { fetcher.calls.count == 1 }
@@ -104,7 +104,7 @@ struct RemoteDataSourceTests {
         await log.waitForFinishers(1)
         source.fetchData()
         #expect(source.allObjects.isEmpty)
-        #expect(source.row(at: IndexPath(item: 0, section: 0)) == .placeholder(.loading))
+        #expect(source.row(at: RowPath(item: 0, section: 0)) == .placeholder(.loading))
         #expect(source.loadState.value.content.phase == .loading)
         source.cancelFetch()
     }

@@ -44,7 +44,7 @@ struct SectionedDataSourceTests {
         await eventually("second batch observed") { seen.values.last?.snapshot.objectCount == 4 }
         #expect(sectioned.snapshot.sections.map(\.objects) == [["apple", "avocado"], ["banana"], ["cherry"]])
         let last = seen.values.last!
-        #expect(last.changes.insertedRows == [IndexPath(item: 1, section: 0)])
+        #expect(last.changes.insertedRows == [RowPath(item: 1, section: 0)])
         #expect(last.changes.insertedSections == [2])
         fetcher.calls[0].finish()
         await log.waitForFinishers(1)
@@ -144,7 +144,7 @@ struct SectionedDataSourceTests {
         let unsorted = SectionedDataSource(child: multi, key: key)
         #expect(unsorted.snapshot.sections.map(\.title) == firstSeen.map { String(describing: $0) })
         #expect(unsorted.snapshot.sections.map(\.objects) == firstSeen.map { expected[$0]! })
-        #expect(unsorted.snapshot.indexPath(of: all[4_321]) != nil)
+        #expect(unsorted.snapshot.path(of: all[4_321]) != nil)
     }
 
     @Test func lifecycleContract() async {

@@ -10,20 +10,21 @@ struct SimpleDataSourceTests {
         #expect(source.numberOfSections == 1)
         #expect(source.title(ofSection: 0) == "Fruit")
         #expect(source.numberOfObjects(inSection: 0) == 2)
-        #expect(source.object(at: IndexPath(item: 1, section: 0)) == "pear")
-        #expect(source.indexPath(of: "pear") == IndexPath(item: 1, section: 0))
-        #expect(source.indexPath(of: "plum") == nil)
+        #expect(source.object(at: RowPath(item: 1, section: 0)) == "pear")
+        #expect(source.path(of: "pear") == RowPath(item: 1, section: 0))
+        #expect(source.path(of: "plum") == nil)
     }
 
-    @Test func invalidIndexPathsReturnNil() {
+    @Test func invalidPathsReturnNil() {
         let source = SimpleDataSource(name: "x", objects: [1, 2, 3])
-        #expect(source.object(at: IndexPath(item: -1, section: 0)) == nil)
-        #expect(source.object(at: IndexPath(item: 3, section: 0)) == nil)
-        #expect(source.object(at: IndexPath(item: 0, section: 1)) == nil)
-        #expect(source.object(at: IndexPath(item: 0, section: -1)) == nil)
+        #expect(source.object(at: RowPath(item: -1, section: 0)) == nil)
+        #expect(source.object(at: RowPath(item: 3, section: 0)) == nil)
+        #expect(source.object(at: RowPath(item: 0, section: 1)) == nil)
+        #expect(source.object(at: RowPath(item: 0, section: -1)) == nil)
         #expect(source.object(at: IndexPath(indexes: [0])) == nil)
         #expect(source.object(at: IndexPath(indexes: [0, 0, 0])) == nil)
         #expect(source.object(at: IndexPath()) == nil)
+        #expect(source.object(at: IndexPath(RowPath(item: 1, section: 0))) == 2)
         #expect(source.numberOfRows(inSection: 7) == 0)
         #expect(source.title(ofSection: -2) == nil)
     }
@@ -62,15 +63,15 @@ struct SimpleDataSourceTests {
         #expect(source.objects == ["c", "b", "q"])
         let all = updates.values
         #expect(all.count == 5)
-        var previous = Snapshot(sections: [Section(id: "x", title: "x", objects: ["a", "b", "c"])])
+        var previous = Snapshot(sections: [SnapshotSection(id: "x", title: "x", objects: ["a", "b", "c"])])
         for update in all {
             #expect(update.changes.applied(to: previous, valuesFrom: update.snapshot) == update.snapshot)
             previous = update.snapshot
         }
-        #expect(all[0].changes.insertedRows == [IndexPath(item: 3, section: 0)])
-        #expect(all[1].changes.insertedRows == [IndexPath(item: 0, section: 0)])
-        #expect(all[2].changes.deletedRows == [IndexPath(item: 1, section: 0)])
-        #expect(all[3].changes.movedRows == [ChangeSet.RowMove(from: IndexPath(item: 0, section: 0), to: IndexPath(item: 3, section: 0))])
+        #expect(all[0].changes.insertedRows == [RowPath(item: 3, section: 0)])
+        #expect(all[1].changes.insertedRows == [RowPath(item: 0, section: 0)])
+        #expect(all[2].changes.deletedRows == [RowPath(item: 1, section: 0)])
+        #expect(all[3].changes.movedRows == [ChangeSet.RowMove(from: RowPath(item: 0, section: 0), to: RowPath(item: 3, section: 0))])
     }
 
     @Test func badMutationIndexesThrowAndChangeNothing() {
@@ -85,14 +86,14 @@ struct SimpleDataSourceTests {
 
     @Test func duplicatesDoNotCrashAndLookupFindsTheFirst() {
         let source = SimpleDataSource(name: "x", objects: [1, 1, 2, 1])
-        #expect(source.indexPath(of: 1) == IndexPath(item: 0, section: 0))
+        #expect(source.path(of: 1) == RowPath(item: 0, section: 0))
         source.replaceObjects(with: [1, 2, 1, 1, 1])
         #expect(source.objects == [1, 2, 1, 1, 1])
     }
 
     @Test func sourceAndSubscriptionsAreFreed() {
         weak var weakSource: SimpleDataSource<Int>?
-        var subscription: Subscription?
+        var subscription: SignalSubscription?
         do {
             let source = SimpleDataSource(name: "x", objects: [1])
             weakSource = source

@@ -46,7 +46,7 @@ func expectChangeSetsReplay<Object: Hashable & Sendable>(
 /// Records every load event of a source.
 final class EventLog: @unchecked Sendable {
     let events = Recorder<LoadEvent>()
-    private var subscription: Subscription?
+    private var subscription: SignalSubscription?
 
     init(_ source: some DataSource) {
         subscription = source.loadEvents.observe { [events] in events.append($0) }

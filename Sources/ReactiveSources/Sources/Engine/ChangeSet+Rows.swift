@@ -5,14 +5,14 @@ extension ChangeSet {
     @usableFromInline
     static func insertedRows(_ range: Range<Int>, inSection section: Int) -> ChangeSet {
         var changes = ChangeSet()
-        changes.insertedRows = range.map { IndexPath(section: section, item: $0) }
+        changes.insertedRows = range.map { RowPath(item: $0, section: section) }
         return changes
     }
 
     /// Rows `range` of `section` deleted (old indexes).
     static func deletedRows(_ range: Range<Int>, inSection section: Int) -> ChangeSet {
         var changes = ChangeSet()
-        changes.deletedRows = range.map { IndexPath(section: section, item: $0) }
+        changes.deletedRows = range.map { RowPath(item: $0, section: section) }
         return changes
     }
 
@@ -23,12 +23,12 @@ extension ChangeSet {
         var changes = ChangeSet()
         let newObjectCount = oldObjectCount + appended
         if old != nil && (old != new || appended > 0) {
-            changes.deletedRows.append(IndexPath(section: section, item: oldObjectCount))
+            changes.deletedRows.append(RowPath(item: oldObjectCount, section: section))
         }
         changes.insertedRows.reserveCapacity(appended + 1)
-        for item in oldObjectCount..<newObjectCount { changes.insertedRows.append(IndexPath(section: section, item: item)) }
+        for item in oldObjectCount..<newObjectCount { changes.insertedRows.append(RowPath(item: item, section: section)) }
         if new != nil && (old != new || appended > 0) {
-            changes.insertedRows.append(IndexPath(section: section, item: newObjectCount))
+            changes.insertedRows.append(RowPath(item: newObjectCount, section: section))
         }
         return changes
     }

@@ -35,7 +35,7 @@ public final class MappedDataSource<Base: Hashable & Sendable, Object: Hashable 
     public func cancelFetch() { child.cancelFetch() }
 
     /// Forwards to the child (index paths are the same).
-    public func willDisplayRow(at indexPath: IndexPath) { child.willDisplayRow(at: indexPath) }
+    public func willDisplayRow(at path: RowPath) { child.willDisplayRow(at: path) }
 }
 
 extension DataSource {
@@ -66,7 +66,7 @@ final class SnapshotMapper<Base: Hashable & Sendable, Object: Hashable & Sendabl
             return SnapshotUpdate(snapshot: Snapshot(sections: sections), changes: update.changes, version: previous.version &+ 1)
         }
         let sections = update.snapshot.sections.map { section in
-            Section(id: section.id, title: section.title, objects: section.objects.map(transform), placeholder: section.placeholder)
+            SnapshotSection(id: section.id, title: section.title, objects: section.objects.map(transform), placeholder: section.placeholder)
         }
         let snapshot = Snapshot(sections: sections)
         let changes = consecutive ? update.changes : ChangeSet(from: previous.snapshot, to: snapshot)
@@ -75,13 +75,13 @@ final class SnapshotMapper<Base: Hashable & Sendable, Object: Hashable & Sendabl
 
     /// The mapped sections when the child only appended objects to existing sections (and
     /// changed placeholders); `nil` otherwise.
-    private func appendOnly(from old: Snapshot<Base>, to update: SnapshotUpdate<Base>, previous: Snapshot<Object>) -> [Section<Object>]? {
+    private func appendOnly(from old: Snapshot<Base>, to update: SnapshotUpdate<Base>, previous: Snapshot<Object>) -> [SnapshotSection<Object>]? {
         let changes = update.changes
         let new = update.snapshot.sections
         guard changes.touchesOnlyRows, changes.movedRows.isEmpty, changes.updatedRows.isEmpty,
               old.sections.count == new.count, previous.sections.count == new.count else { return nil }
-        for path in changes.deletedRows where path[1] < old.sections[path[0]].objects.count { return nil }
-        for path in changes.insertedRows where path[1] < old.sections[path[0]].objects.count { return nil }
+        for path in changes.deletedRows where path.item < old.sections[path.section].objects.count { return nil }
+        for path in changes.insertedRows where path.item < old.sections[path.section].objects.count { return nil }
         var sections = previous.sections
         for index in new.indices {
             let oldCount = old.sections[index].objects.count

@@ -18,8 +18,8 @@ extension ChangeSet {
         Self.shift(&result.deletedRows, by: oldOffset)
         Self.shift(&result.insertedRows, by: newOffset)
         for index in result.movedRows.indices {
-            result.movedRows[index].from[0] += oldOffset
-            result.movedRows[index].to[0] += newOffset
+            result.movedRows[index].from.section += oldOffset
+            result.movedRows[index].to.section += newOffset
         }
         Self.shift(&result.updatedRows, by: newOffset)
         return result
@@ -30,8 +30,8 @@ extension ChangeSet {
     }
 
     /// Shifts the section index of every path; the paths are changed in place, not rebuilt.
-    private static func shift(_ paths: inout [IndexPath], by offset: Int) {
-        for index in paths.indices { paths[index][0] += offset }
+    private static func shift(_ paths: inout [RowPath], by offset: Int) {
+        for index in paths.indices { paths[index].section += offset }
     }
 
     /// Adds the changes of `other`, which must touch sections disjoint from this one's.

@@ -61,7 +61,7 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
     init(children: [any DataSource<Object>], splices: Bool) {
         names = children.map(\.name)
         self.splices = splices
-        var sections: [Section<Object>] = []
+        var sections: [SnapshotSection<Object>] = []
         for (index, child) in children.enumerated() {
             let update = child.updates.value
             let state = child.loadState.value
@@ -78,7 +78,7 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
 
     /// Observes every child; the subscriptions hold the composer, not the Multi.
     @inlinable
-    func attach(to children: [any DataSource<Object>]) -> [Subscription] {
+    func attach(to children: [any DataSource<Object>]) -> [SignalSubscription] {
         children.enumerated().map { index, child in
             let updates = child.updates
             let loadState = child.loadState
@@ -174,7 +174,7 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
     /// that neither side copies on the next append; the child's objects otherwise.
     @inlinable
     static func update(
-        _ section: inout Section<Object>, at index: Int, to childSections: [Section<Object>], placeholder: Placeholder?,
+        _ section: inout SnapshotSection<Object>, at index: Int, to childSections: [SnapshotSection<Object>], placeholder: Placeholder?,
         objectsChanged: Bool, changes: ChangeSet?, oldPlaceholder: Placeholder?
     ) {
         defer { section.placeholder = placeholder }
@@ -191,15 +191,15 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
     /// The sections a child contributes: one flattened section, or its own sections
     /// (at least one) when splicing; with a status placeholder when it has nothing to show.
     @usableFromInline
-    static func compose(_ snapshot: Snapshot<Object>, state: LoadState, name: String, index: Int, splices: Bool) -> [Section<Object>] {
-        var sections: [Section<Object>]
+    static func compose(_ snapshot: Snapshot<Object>, state: LoadState, name: String, index: Int, splices: Bool) -> [SnapshotSection<Object>] {
+        var sections: [SnapshotSection<Object>]
         if splices {
             sections = snapshot.sections.map { section in
                 var section = section
                 section.id = "\(index).\(section.id)"
                 return section
             }
-            if sections.isEmpty { sections = [Section(id: "\(index)", title: name)] }
+            if sections.isEmpty { sections = [SnapshotSection(id: "\(index)", title: name)] }
             let last = sections.count - 1
             if sections[last].placeholder == nil && sections.allSatisfy({ $0.objects.isEmpty }) {
                 sections[last].placeholder = statusPlaceholder(for: state)
@@ -213,8 +213,8 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
 
     /// The one section of a flattened child: its objects, then `placeholder`.
     @usableFromInline
-    static func flattened(_ childSections: [Section<Object>], placeholder: Placeholder?, name: String, index: Int) -> Section<Object> {
-        Section(
+    static func flattened(_ childSections: [SnapshotSection<Object>], placeholder: Placeholder?, name: String, index: Int) -> SnapshotSection<Object> {
+        SnapshotSection(
             id: String(index), title: name,
             objects: childSections.count == 1 ? childSections[0].objects : childSections.flatMap(\.objects),
             placeholder: placeholder
@@ -224,7 +224,7 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
     /// The placeholder of a flattened child's section: the child's own last one (`last`),
     /// else the status placeholder when the child has no objects.
     @inlinable
-    static func flattenedPlaceholder(of childSections: [Section<Object>], last: Placeholder?, state: LoadState) -> Placeholder? {
+    static func flattenedPlaceholder(of childSections: [SnapshotSection<Object>], last: Placeholder?, state: LoadState) -> Placeholder? {
         if let last { return last }
         for index in 0..<childSections.count where childSections[index].objects.count > 0 { return nil }
         return statusPlaceholder(for: state)
@@ -233,7 +233,7 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
     /// The placeholder of the last of `sections`, if any. (Indexing, not `last`: the generic
     /// `last` costs a few hundred instructions in unspecialised code.)
     @inlinable
-    static func lastPlaceholder(of sections: [Section<Object>]) -> Placeholder? {
+    static func lastPlaceholder(of sections: [SnapshotSection<Object>]) -> Placeholder? {
         let count = sections.count
         return count == 0 ? nil : sections[count - 1].placeholder
     }

@@ -52,7 +52,7 @@ public final class MultiDataSource<Object: Hashable & Sendable>: DataSource {
     public let splicesChildSections: Bool
     public let updates: Property<SnapshotUpdate<Object>>
     @usableFromInline let aggregator: MultiLoadAggregator
-    @usableFromInline let childSubscriptions: [Subscription]
+    @usableFromInline let childSubscriptions: [SignalSubscription]
 
     /// Creates a composed source over `children`. Inlinable: the composition code is then
     /// compiled for the client's `Object` (unspecialised, each array operation on it costs a
@@ -94,14 +94,15 @@ public final class MultiDataSource<Object: Hashable & Sendable>: DataSource {
 
     /// Forwards to the child that owns the row, with the child's own index path.
     /// Invalid paths are ignored.
-    public func willDisplayRow(at indexPath: IndexPath) {
-        guard let (section, item) = indexPath.sectionAndItem, section >= 0, item >= 0 else { return }
+    public func willDisplayRow(at path: RowPath) {
+        let (section, item) = (path.section, path.item)
+        guard section >= 0, item >= 0 else { return }
         if splicesChildSections {
             var offset = 0
             for child in children {
                 let count = max(child.numberOfSections, 1)
                 if section < offset + count {
-                    child.willDisplayRow(at: IndexPath(indexes: [section - offset, item]))
+                    child.willDisplayRow(at: RowPath(item: item, section: section - offset))
                     return
                 }
                 offset += count
@@ -113,13 +114,13 @@ public final class MultiDataSource<Object: Hashable & Sendable>: DataSource {
             var remaining = item
             for (index, childSection) in snapshot.sections.enumerated() {
                 if remaining < childSection.objects.count {
-                    child.willDisplayRow(at: IndexPath(indexes: [index, remaining]))
+                    child.willDisplayRow(at: RowPath(item: remaining, section: index))
                     return
                 }
                 remaining -= childSection.objects.count
             }
             if remaining == 0, let last = snapshot.sections.indices.last {
-                child.willDisplayRow(at: IndexPath(indexes: [last, snapshot.sections[last].objects.count]))
+                child.willDisplayRow(at: RowPath(item: snapshot.sections[last].objects.count, section: last))
             }
         }
     }

@@ -30,7 +30,7 @@ final class MultiLoadAggregator: @unchecked Sendable {
     private let lock = NSRecursiveLock()
     private var phases: [ChildPhase]
     private var inFlight = false
-    private var subscriptions: [Subscription] = []
+    private var subscriptions: [SignalSubscription] = []
 
     /// Starts from the children's current states: a child that is already fetching makes the
     /// composed fetch start at once (its finisher, delivered later, ends it).

@@ -99,7 +99,7 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
         self.prefetchDistance = max(0, prefetchDistance)
         self.maxPages = maxPages.map { max(1, $0) }
         self.seen = seen
-        engine = SourceEngine(snapshot: Snapshot(sections: [Section(id: name, title: name)]))
+        engine = SourceEngine(snapshot: Snapshot(sections: [SnapshotSection(id: name, title: name)]))
     }
 
     /// A source going away cancels its refresh and next page in flight (their tasks hold it
@@ -209,10 +209,11 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
         }
     }
 
-    /// Fetches the next page when `indexPath` is within `prefetchDistance` rows of the last
+    /// Fetches the next page when `path` is within `prefetchDistance` rows of the last
     /// object (or is the trailing placeholder). Invalid paths are ignored.
-    public func willDisplayRow(at indexPath: IndexPath) {
-        guard let (section, item) = indexPath.sectionAndItem, section == 0, item >= 0 else { return }
+    public func willDisplayRow(at path: RowPath) {
+        let (section, item) = (path.section, path.item)
+        guard section == 0, item >= 0 else { return }
         let count = engine.withLock { book.objectCount }
         guard count > 0, item <= count, item >= count - 1 - prefetchDistance else { return }
         guard paginationState.value.nextPageError == nil else { return }
@@ -370,8 +371,8 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
     /// Rewrites an append change set for a section whose first `dropped` objects were removed.
     private static func shifted(_ changes: ChangeSet, droppingFirst dropped: Int, oldObjectCount: Int) -> ChangeSet {
         var result = changes
-        result.deletedRows = (0..<dropped).map { IndexPath(section: 0, item: $0) } + changes.deletedRows
-        result.insertedRows = changes.insertedRows.map { IndexPath(section: 0, item: $0[1] - dropped) }
+        result.deletedRows = (0..<dropped).map { RowPath(item: $0, section: 0) } + changes.deletedRows
+        result.insertedRows = changes.insertedRows.map { RowPath(item: $0.item - dropped, section: 0) }
         return result
     }
 }

@@ -28,14 +28,14 @@ extension DataSource {
     /// Number of objects (placeholders excluded) in `section`; 0 for an invalid section.
     public func numberOfObjects(inSection section: Int) -> Int { snapshot.numberOfObjects(inSection: section) }
 
-    /// The object at `indexPath`, or `nil` for an invalid path or a placeholder row.
-    public func object(at indexPath: IndexPath) -> Object? { snapshot.object(at: indexPath) }
+    /// The object at `path`, or `nil` for an invalid path or a placeholder row.
+    public func object(at path: RowPath) -> Object? { snapshot.object(at: path) }
 
-    /// The row (object or placeholder) at `indexPath`, or `nil` for an invalid path.
-    public func row(at indexPath: IndexPath) -> Row<Object>? { snapshot.row(at: indexPath) }
+    /// The row (object or placeholder) at `path`, or `nil` for an invalid path.
+    public func row(at path: RowPath) -> Row<Object>? { snapshot.row(at: path) }
 
     /// The index path of `object`, or `nil` if it is not shown. O(1) on average.
-    public func indexPath(of object: Object) -> IndexPath? { snapshot.indexPath(of: object) }
+    public func path(of object: Object) -> RowPath? { snapshot.path(of: object) }
 
     /// The title of `section`, or `nil` for an untitled or invalid section.
     public func title(ofSection section: Int) -> String? { snapshot.title(ofSection: section) }

@@ -8,7 +8,7 @@ extension DataSource {
     /// Observers see the latest value, so updates may be coalesced; when one was skipped
     /// this diffs the last delivered snapshot against the new one (O(n)), so the change set
     /// is always valid for the observer's own previous snapshot.
-    public func observeChanges(_ observer: @escaping @Sendable (Snapshot<Object>, ChangeSet) -> Void) -> Subscription {
+    public func observeChanges(_ observer: @escaping @Sendable (Snapshot<Object>, ChangeSet) -> Void) -> SignalSubscription {
         let continuity = ChangeContinuity<Object>()
         return updates.observe { update in
             observer(update.snapshot, continuity.changes(for: update))

@@ -45,10 +45,10 @@ public protocol DataSource<Object>: AnyObject, Sendable {
 
     /// Tells the source a row is being displayed. Paginated sources use it to load the next
     /// page near the end; others ignore it. Invalid paths are ignored.
-    func willDisplayRow(at indexPath: IndexPath)
+    func willDisplayRow(at path: RowPath)
 }
 
 extension DataSource {
     /// Ignores the call: only paginated sources load more on display.
-    public func willDisplayRow(at indexPath: IndexPath) {}
+    public func willDisplayRow(at path: RowPath) {}
 }

@@ -40,7 +40,7 @@ public final class RemoteDataSource<Object: Hashable & Sendable>: DataSource {
         self.fetcher = fetcher
         self.placeholders = placeholders
         self.clearsContentOnRefresh = clearsContentOnRefresh
-        engine = SourceEngine(snapshot: Snapshot(sections: [Section(id: name, title: name)]))
+        engine = SourceEngine(snapshot: Snapshot(sections: [SnapshotSection(id: name, title: name)]))
     }
 
     /// A source going away cancels its fetch in flight (the fetch task holds only the

@@ -54,8 +54,8 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
         guard newObjects.count >= oldCount, oldCount > 0 else { return nil }
         // Every inserted row must be in the last section, at or after the old end; the only
         // deletion allowed is the old placeholder row.
-        for path in changes.insertedRows where path[0] != last || path[1] < oldCount { return nil }
-        for path in changes.deletedRows where path[0] != last || path[1] != oldCount || oldSections[last].placeholder == nil {
+        for path in changes.insertedRows where path.section != last || path.item < oldCount { return nil }
+        for path in changes.deletedRows where path.section != last || path.item != oldCount || oldSections[last].placeholder == nil {
             return nil
         }
         return newObjects[oldCount...]
@@ -81,7 +81,7 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
         var changes = ChangeSet()
         if newKeys.isEmpty {
             for (index, oldCount) in oldCounts {
-                changes.insertedRows.append(contentsOf: (oldCount..<sections[index].objects.count).map { IndexPath(section: index, item: $0) })
+                changes.insertedRows.append(contentsOf: (oldCount..<sections[index].objects.count).map { RowPath(item: $0, section: index) })
             }
         } else {
             let oldKeys = keys
@@ -90,10 +90,10 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
                 let sortedNew = newKeys.sorted(by: order)
                 keys = merge(oldKeys, sortedNew, by: order)
             }
-            var bySection: [Key: Section<Object>] = [:]
+            var bySection: [Key: SnapshotSection<Object>] = [:]
             for (index, section) in sections.enumerated() { bySection[oldKeys[index]] = section }
             sections = keys.map { key in
-                bySection[key] ?? Section(id: title(key), title: title(key), objects: pendingNew[key] ?? [])
+                bySection[key] ?? SnapshotSection(id: title(key), title: title(key), objects: pendingNew[key] ?? [])
             }
             sectionIndex = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
             for (newIndex, key) in keys.enumerated() {
@@ -103,7 +103,7 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
             }
             for (oldIndex, oldCount) in oldCounts {
                 let newIndex = sectionIndex[oldKeys[oldIndex]]!
-                changes.insertedRows.append(contentsOf: (oldCount..<sections[newIndex].objects.count).map { IndexPath(section: newIndex, item: $0) })
+                changes.insertedRows.append(contentsOf: (oldCount..<sections[newIndex].objects.count).map { RowPath(item: $0, section: newIndex) })
             }
         }
         _ = oldSectionCount
@@ -153,12 +153,12 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
         sectionIndex = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
 
         let groups = scatter(snapshot.sections, groupOf: groupOf, counts: occurrences, order: order)
-        var sections = zip(order, groups).map { group, objects -> Section<Object> in
+        var sections = zip(order, groups).map { group, objects -> SnapshotSection<Object> in
             let sectionTitle = title(groupKeys[group])
-            return Section(id: sectionTitle, title: sectionTitle, objects: objectOrder.map { stableSorted(objects, by: $0) } ?? objects)
+            return SnapshotSection(id: sectionTitle, title: sectionTitle, objects: objectOrder.map { stableSorted(objects, by: $0) } ?? objects)
         }
         if sections.isEmpty, let placeholder = snapshot.sections.last?.placeholder {
-            sections = [Section(id: "", title: nil, objects: [], placeholder: placeholder)]
+            sections = [SnapshotSection(id: "", title: nil, objects: [], placeholder: placeholder)]
         }
         return Snapshot(sections: sections)
     }

@@ -15,7 +15,7 @@ let maxDirectScatterGroups = 128
 /// generic `Array` calls, unspecialized for the client's `Object`, fetch type metadata from
 /// the runtime on every call. Complexity: O(n + groups).
 func scatter<Object: Hashable & Sendable>(
-    _ sections: [Section<Object>], groupOf: UnsafePointer<UInt32>, counts: [Int], order: [Int]
+    _ sections: [SnapshotSection<Object>], groupOf: UnsafePointer<UInt32>, counts: [Int], order: [Int]
 ) -> [[Object]] {
     // `next[g]` is where the next object of group `g` goes.
     let next = UnsafeMutablePointer<UnsafeMutablePointer<Object>>.allocate(capacity: counts.count)

@@ -70,14 +70,14 @@ public final class SectionedDataSource<Object: Hashable & Sendable, Key: Hashabl
 
     /// Forwards to the child with the child's index path of the displayed object (or of the
     /// child's placeholder row). Invalid paths are ignored.
-    public func willDisplayRow(at indexPath: IndexPath) {
-        switch snapshot.row(at: indexPath) {
+    public func willDisplayRow(at path: RowPath) {
+        switch snapshot.row(at: path) {
         case .object(let object)?:
-            if let childPath = child.indexPath(of: object) { child.willDisplayRow(at: childPath) }
+            if let childPath = child.path(of: object) { child.willDisplayRow(at: childPath) }
         case .placeholder?:
             let childSnapshot = child.snapshot
             if let last = childSnapshot.sections.indices.last {
-                child.willDisplayRow(at: IndexPath(indexes: [last, childSnapshot.sections[last].objects.count]))
+                child.willDisplayRow(at: RowPath(item: childSnapshot.sections[last].objects.count, section: last))
             }
         case nil:
             return

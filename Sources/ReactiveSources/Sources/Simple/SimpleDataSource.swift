@@ -14,7 +14,7 @@ public final class SimpleDataSource<Object: Hashable & Sendable>: DataSource {
     /// Creates a source showing `objects` in one section titled `name`.
     public init(name: String = "", objects: [Object] = []) {
         self.name = name
-        engine = SourceEngine(snapshot: Snapshot(sections: [Section(id: name, title: name, objects: objects)]))
+        engine = SourceEngine(snapshot: Snapshot(sections: [SnapshotSection(id: name, title: name, objects: objects)]))
     }
 
     /// The current snapshot and the change that produced it (see ``DataSource/updates``).
@@ -106,7 +106,7 @@ public final class SimpleDataSource<Object: Hashable & Sendable>: DataSource {
                 let object = snapshot.sections[0].objects.remove(at: source)
                 snapshot.sections[0].objects.insert(object, at: destination)
                 var changes = ChangeSet()
-                changes.movedRows = [.init(from: IndexPath(indexes: [0, source]), to: IndexPath(indexes: [0, destination]))]
+                changes.movedRows = [.init(from: RowPath(item: source, section: 0), to: RowPath(item: destination, section: 0))]
                 return changes
             }
         }

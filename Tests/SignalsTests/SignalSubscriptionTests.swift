@@ -19,7 +19,7 @@ struct SubscriptionTests {
         let property = MutableProperty(0)
         let cancellations = Counter()
         let subscription = property.observe { _ in }
-        let counted = Subscription { cancellations.increment() }
+        let counted = SignalSubscription { cancellations.increment() }
         onThreads(8) { _ in
             subscription.cancel()
             counted.cancel()
@@ -105,7 +105,7 @@ struct SubscriptionTests {
 }
 
 final class SubscriptionBox: @unchecked Sendable {
-    var subscription: Subscription?
+    var subscription: SignalSubscription?
 }
 
 /// Tracks calls that start or are still running after `cancel()` returned.

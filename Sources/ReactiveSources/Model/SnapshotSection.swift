@@ -3,7 +3,7 @@
 ///
 /// Rows are `objects` followed by `placeholder` (when present), so a placeholder is always
 /// the last row.
-public struct Section<Object: Hashable & Sendable>: Hashable, Sendable {
+public struct SnapshotSection<Object: Hashable & Sendable>: Hashable, Sendable {
     /// Identity used to match sections across snapshots (diffing, selection).
     public var id: String
     /// The title shown for the section, if any.

@@ -35,7 +35,7 @@ import Synchronization
 /// Subscriptions compare and hash by identity: two subscriptions are equal only if they are
 /// the same instance (whatever they observe), and cancelling does not change equality or
 /// hash, so a cancelled subscription can still be found in and removed from a `Set`.
-public final class Subscription: Sendable, Hashable {
+public final class SignalSubscription: Sendable, Hashable {
     private let isCancelledFlag = Atomic<Bool>(false)
     private let onCancel: @Sendable () -> Void
     /// Whether `onCancel` runs on every `cancel()` call, not only the first.
@@ -55,8 +55,8 @@ public final class Subscription: Sendable, Hashable {
     /// A subscription whose idempotent `detach` runs on every `cancel()` call (and on
     /// deinitialisation if never cancelled), so that a `cancel()` racing the first one also
     /// returns only once the observation is detached (and, where allowed, waited for).
-    static func detaching(_ detach: @escaping @Sendable () -> Void) -> Subscription {
-        Subscription(onCancel: detach, everyTime: true)
+    static func detaching(_ detach: @escaping @Sendable () -> Void) -> SignalSubscription {
+        SignalSubscription(onCancel: detach, everyTime: true)
     }
 
     /// Whether `cancel()` has been called.
@@ -80,7 +80,7 @@ public final class Subscription: Sendable, Hashable {
     }
 
     /// Identity: true only when `lhs` and `rhs` are the same instance.
-    public static func == (lhs: Subscription, rhs: Subscription) -> Bool { lhs === rhs }
+    public static func == (lhs: SignalSubscription, rhs: SignalSubscription) -> Bool { lhs === rhs }
 
     /// Hashes the instance's identity (consistent with `==`; unchanged by cancelling).
     public func hash(into hasher: inout Hasher) {
