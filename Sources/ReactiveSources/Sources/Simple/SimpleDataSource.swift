@@ -93,6 +93,24 @@ public final class SimpleDataSource<Object: Hashable & Sendable>: DataSource {
         }
     }
 
+    /// Replaces the object at `index` with `object`: an update of that row (a list reloads
+    /// or reconfigures it). Throws ``MutationError/indexOutOfRange(index:validRange:)`` for an
+    /// invalid index and changes nothing.
+    public func replace(at index: Int, with object: Object) throws(MutationError) {
+        try engine.locked { () throws(MutationError) in
+            let count = engine.snapshot.sections[0].objects.count
+            guard index >= 0 && index < count else {
+                throw .indexOutOfRange(index: index, validRange: count == 0 ? nil : 0...(count - 1))
+            }
+            engine.mutate { snapshot in
+                snapshot.sections[0].objects[index] = object
+                var changes = ChangeSet()
+                changes.updatedRows = [RowPath(item: index, section: 0)]
+                return changes
+            }
+        }
+    }
+
     /// Moves the object at `source` so that it ends up at `destination`.
     /// Throws ``MutationError/indexOutOfRange(index:validRange:)`` if either index is invalid.
     public func move(from source: Int, to destination: Int) throws(MutationError) {

@@ -1,0 +1,81 @@
+import Signals
+
+extension DataSource {
+    /// This source with every object transformed by `transform`, row for row.
+    /// A parent edit of k rows costs k calls of `transform` (see ``DerivedDataSource``).
+    public func map<Mapped: Hashable & Sendable>(_ transform: @escaping @Sendable (Object) -> Mapped) -> DerivedDataSource<Object, Mapped> {
+        DerivedDataSource(parent: self, transform: MapTransform(transform))
+    }
+
+    /// The objects for which `isIncluded` is true, in this source's order, in the same
+    /// sections (a section whose objects are all filtered out stays, empty).
+    /// A parent edit of k rows costs O(k log n) (see ``DerivedDataSource``).
+    public func filter(_ isIncluded: @escaping @Sendable (Object) -> Bool) -> DerivedDataSource<Object, Object> {
+        DerivedDataSource(parent: self, transform: FilterTransform(isIncluded))
+    }
+
+    /// As ``filter(_:)``, with a predicate that depends on `parameter` (a search text, a
+    /// switch): when the parameter changes, the objects are filtered again in one pass (O(n))
+    /// and one update with the minimal change set is published.
+    public func filter<Parameter: Equatable & Sendable>(
+        using parameter: Property<Parameter>, _ isIncluded: @escaping @Sendable (Parameter, Object) -> Bool
+    ) -> DerivedDataSource<Object, Object> {
+        let initial = parameter.value
+        let transform = FilterTransform<Object> { isIncluded(initial, $0) }
+        let current = ParameterBox(initial)
+        return DerivedDataSource(parent: self, transform: transform) { derivation, previous in
+            let value = parameter.value
+            guard current.replace(with: value) else { return derivation.next(previous) }
+            transform.setPredicate { isIncluded(value, $0) }
+            return derivation.rederive(previous)
+        }
+    }
+
+    /// The objects sorted by `areInIncreasingOrder` within each section. A parent edit of
+    /// k rows costs O(k log n) comparisons (see ``DerivedDataSource``); the first derivation
+    /// sorts stably.
+    public func sorted(by areInIncreasingOrder: @escaping @Sendable (Object, Object) -> Bool) -> DerivedDataSource<Object, Object> {
+        DerivedDataSource(parent: self, transform: SortTransform(areInIncreasingOrder))
+    }
+
+    /// The objects sorted by the value at `keyPath`, ascending.
+    public func sorted<Key: Comparable & Sendable>(by keyPath: KeyPath<Object, Key>) -> DerivedDataSource<Object, Object> {
+        // Key paths are immutable values; this one is only ever read.
+        nonisolated(unsafe) let keyPath = keyPath
+        return sorted { $0[keyPath: keyPath] < $1[keyPath: keyPath] }
+    }
+
+    /// As ``sorted(by:)-(Object,Object)->Bool``, with an order that depends on `parameter`
+    /// (a sort-order switch): when it changes, everything is sorted again (O(n log n)) and
+    /// one update with the rows' moves is published.
+    public func sorted<Parameter: Equatable & Sendable>(
+        using parameter: Property<Parameter>, by areInIncreasingOrder: @escaping @Sendable (Parameter, Object, Object) -> Bool
+    ) -> DerivedDataSource<Object, Object> {
+        let initial = parameter.value
+        let transform = SortTransform<Object> { areInIncreasingOrder(initial, $0, $1) }
+        let current = ParameterBox(initial)
+        return DerivedDataSource(parent: self, transform: transform) { derivation, previous in
+            let value = parameter.value
+            guard current.replace(with: value) else { return derivation.next(previous) }
+            transform.setComparator { areInIncreasingOrder(value, $0, $1) }
+            return derivation.rederive(previous)
+        }
+    }
+}
+
+/// The parameter value a derivation last used. Touched only from the derived property's
+/// closure, which runs serially.
+final class ParameterBox<Value: Equatable & Sendable>: @unchecked Sendable {
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    /// Stores `new`; returns whether it differs from the value stored before.
+    func replace(with new: Value) -> Bool {
+        guard new != value else { return false }
+        value = new
+        return true
+    }
+}

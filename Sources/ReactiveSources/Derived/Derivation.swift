@@ -1,0 +1,175 @@
+import Signals
+
+/// Follows a parent source's updates through a ``RowTransform``: the one implementation of
+/// sections, placeholders, versions and change sets shared by every one-parent derived
+/// source. Each derived section mirrors the parent section at the same index (id, title,
+/// placeholder); only its objects are the transform's.
+///
+/// An update that directly follows the last one seen is followed through its change set:
+/// O(k log n) for k changed rows. After a skipped version (updates coalesced), or a change
+/// set that does not fit, everything is derived again and diffed (O(n)).
+/// Touched only from the derived property's closure, which runs serially.
+final class Derivation<Transform: RowTransform>: @unchecked Sendable {
+    typealias Base = Transform.Base
+    typealias Object = Transform.Object
+
+    let parent: any DataSource<Base>
+    let transform: Transform
+    private var last: SnapshotUpdate<Base>?
+    private var states: [Transform.SectionState] = []
+
+    init(parent: any DataSource<Base>, transform: Transform) {
+        self.parent = parent
+        self.transform = transform
+    }
+
+    /// The next own update after `previous`; `previous` itself when nothing visible changed.
+    func next(_ previous: SnapshotUpdate<Object>) -> SnapshotUpdate<Object> {
+        let update = parent.updates.value
+        return next(previous, parent: update)
+    }
+
+    /// As ``next(_:)``, for the parent update `update`.
+    func next(_ previous: SnapshotUpdate<Object>, parent update: SnapshotUpdate<Base>) -> SnapshotUpdate<Object> {
+        if let last, last.version == update.version { return previous }
+        defer { last = update }
+        if let last, update.version == last.version &+ 1,
+           let parentChanges = ParentChanges(update.changes, old: last.snapshot, new: update.snapshot),
+           let (snapshot, changes) = follow(parentChanges, from: last.snapshot, to: update.snapshot, own: previous.snapshot) {
+            if changes.isEmpty { return previous }
+            return SnapshotUpdate(snapshot: snapshot, changes: changes, version: previous.version &+ 1)
+        }
+        return rebuilt(from: update.snapshot, previous: previous)
+    }
+
+    /// Derives everything again from `parent` and diffs against `previous`.
+    func rebuilt(from parent: Snapshot<Base>, previous: SnapshotUpdate<Object>) -> SnapshotUpdate<Object> {
+        var sections: [SnapshotSection<Object>] = []
+        sections.reserveCapacity(parent.sections.count)
+        states = []
+        states.reserveCapacity(parent.sections.count)
+        for section in parent.sections {
+            let (objects, state) = transform.build(section.objects)
+            sections.append(SnapshotSection(id: section.id, title: section.title, objects: objects, placeholder: section.placeholder))
+            states.append(state)
+        }
+        let snapshot = Snapshot(sections: sections)
+        let changes = ChangeSet(from: previous.snapshot, to: snapshot)
+        if changes.isEmpty && previous.snapshot == snapshot { return previous }
+        return SnapshotUpdate(snapshot: snapshot, changes: changes, version: previous.version &+ 1)
+    }
+
+    /// Re-derives everything (a transform's parameters changed): one update diffed against
+    /// `previous`, or `previous` when nothing visible changed.
+    func rederive(_ previous: SnapshotUpdate<Object>) -> SnapshotUpdate<Object> {
+        let update = parent.updates.value
+        last = update
+        return rebuilt(from: update.snapshot, previous: previous)
+    }
+
+    /// The own snapshot and change set after the parent's `changes`, or `nil` if they cannot
+    /// be followed.
+    private func follow(
+        _ changes: ParentChanges, from old: Snapshot<Base>, to new: Snapshot<Base>, own: Snapshot<Object>
+    ) -> (Snapshot<Object>, ChangeSet)? {
+        guard own.sections.count == old.sections.count, states.count == old.sections.count else { return nil }
+        var result = ChangeSet()
+        var sections: [SnapshotSection<Object>] = []
+        var newStates: [Transform.SectionState] = []
+        sections.reserveCapacity(new.sections.count)
+        newStates.reserveCapacity(new.sections.count)
+        var removedOwn: [RowPath: Int] = [:]
+        var addedOwn: [RowPath: Int] = [:]
+        for (index, source) in changes.sources.enumerated() {
+            let parentSection = new.sections[index]
+            guard let source else {
+                let (objects, state) = transform.build(parentSection.objects)
+                sections.append(SnapshotSection(id: parentSection.id, title: parentSection.title, objects: objects, placeholder: parentSection.placeholder))
+                newStates.append(state)
+                result.insertedSections.append(index)
+                continue
+            }
+            var section = own.sections[source]
+            var state = states[source]
+            if changes.movedSections.contains(source) { result.movedSections.append(.init(from: source, to: index)) }
+            if section.title != parentSection.title { result.retitledSections.append(index) }
+            section.id = parentSection.id
+            section.title = parentSection.title
+            let oldObjectCount = section.objects.count
+            if let edits = changes.rows[index] {
+                let done = transform.follow(
+                    edits, old: old.sections[source].objects, new: parentSection.objects,
+                    objects: &section.objects, state: &state
+                )
+                for (parentItem, ownItem) in done.removed { removedOwn[RowPath(item: parentItem, section: source)] = ownItem }
+                for (parentItem, ownItem) in done.added { addedOwn[RowPath(item: parentItem, section: index)] = ownItem }
+                result.deletedRows.append(contentsOf: done.deleted.map { RowPath(item: $0, section: source) })
+                result.insertedRows.append(contentsOf: done.inserted.map { RowPath(item: $0, section: index) })
+                result.updatedRows.append(contentsOf: done.updated.map { RowPath(item: $0, section: index) })
+                for move in done.moved {
+                    result.movedRows.append(.init(from: RowPath(item: move.from, section: source), to: RowPath(item: move.to, section: index)))
+                    result.updatedRows.append(RowPath(item: move.to, section: index))
+                }
+            }
+            Self.followPlaceholder(
+                from: section.placeholder, to: parentSection.placeholder, oldCount: oldObjectCount,
+                newCount: section.objects.count, oldSection: source, newSection: index, into: &result
+            )
+            section.placeholder = parentSection.placeholder
+            sections.append(section)
+            newStates.append(state)
+        }
+        result.deletedSections = changes.deletedSections
+        // Pair the parent's moves; what is left of the removed and added rows are deletes and inserts.
+        for move in changes.moves {
+            let from = removedOwn.removeValue(forKey: move.from)
+            let to = addedOwn.removeValue(forKey: move.to)
+            switch (from, to) {
+            case let (from?, to?):
+                let target = RowPath(item: to, section: move.to.section)
+                result.movedRows.append(.init(from: RowPath(item: from, section: move.from.section), to: target))
+                if changes.movedAndUpdated.contains(move.to) { result.updatedRows.append(target) }
+            case let (from?, nil): result.deletedRows.append(RowPath(item: from, section: move.from.section))
+            case let (nil, to?): result.insertedRows.append(RowPath(item: to, section: move.to.section))
+            case (nil, nil): break
+            }
+        }
+        for (path, item) in removedOwn { result.deletedRows.append(RowPath(item: item, section: path.section)) }
+        for (path, item) in addedOwn { result.insertedRows.append(RowPath(item: item, section: path.section)) }
+        result.normalize()
+        result.movedRows.sort { $0.to < $1.to }
+        states = newStates
+        return (Snapshot(sections: sections), result)
+    }
+
+    /// The row change of a section's trailing placeholder.
+    static func followPlaceholder(
+        from old: Placeholder?, to new: Placeholder?, oldCount: Int, newCount: Int,
+        oldSection: Int, newSection: Int, into changes: inout ChangeSet
+    ) {
+        switch (old, new) {
+        case (nil, nil): break
+        case (.some, nil): changes.deletedRows.append(RowPath(item: oldCount, section: oldSection))
+        case (nil, .some): changes.insertedRows.append(RowPath(item: newCount, section: newSection))
+        case let (was?, now?): if was != now { changes.updatedRows.append(RowPath(item: newCount, section: newSection)) }
+        }
+    }
+
+    /// The parent path of the row shown at own `path`, or `nil`.
+    func parentPath(ofOwn path: RowPath, in own: Snapshot<Object>, parent: Snapshot<Base>) -> RowPath? {
+        guard own.sections.indices.contains(path.section), parent.sections.indices.contains(path.section),
+              states.count == own.sections.count, path.item >= 0 else { return nil }
+        let section = own.sections[path.section]
+        let parentCount = parent.sections[path.section].objects.count
+        if path.item >= section.objects.count {
+            return path.item == section.objects.count && section.placeholder != nil
+                ? RowPath(item: parentCount, section: path.section) : nil
+        }
+        if let item = transform.parentItem(ofOwn: path.item, state: states[path.section]), item < parentCount {
+            return RowPath(item: item, section: path.section)
+        }
+        // The last object shown stands for the end of the parent's section (where paging starts).
+        return path.item == section.objects.count - 1 && parentCount > 0
+            ? RowPath(item: parentCount - 1, section: path.section) : nil
+    }
+}

@@ -1,0 +1,71 @@
+import Signals
+
+/// A source derived from one parent source: its objects mapped, filtered or sorted, with the
+/// parent's sections, placeholders, load state and events. Make one with ``DataSource/map(_:)``,
+/// ``DataSource/filter(_:)``, ``DataSource/sorted(by:)`` and their variants; links chain
+/// (`photos.filter { $0.isFavourite }.sorted(by: \.date)`).
+///
+/// - **Incremental.** Each update of the parent is followed through its change set: k
+///   changed rows cost O(k log n), and the derived change set is exact (an edited row is an
+///   update, or a move and an update when it changes place in a sorted source). After
+///   updates were coalesced (a version skipped) or when a parameter of the transformation
+///   changed, everything is derived again and diffed: O(n).
+/// - **Lazy.** The snapshot is a derived `Signals` property: computed when read or observed.
+///   Transform closures must be pure; they run serially, while the graph derives, and must not
+///   write properties.
+/// - **Lifetime.** The source holds its parent; a chain nobody holds is freed.
+/// - **Threading.** Every member may be called from any thread (see ``DataSource``).
+public final class DerivedDataSource<Base: Hashable & Sendable, Object: Hashable & Sendable>: DataSource {
+    /// The source this one is derived from.
+    public let parent: any DataSource<Base>
+    /// The current snapshot and the change that produced it (see ``DataSource/updates``).
+    public let updates: Property<SnapshotUpdate<Object>>
+    private let parentPath: @Sendable (RowPath) -> RowPath?
+
+    init<Transform: RowTransform>(
+        parent: any DataSource<Base>, transform: Transform,
+        step: (@Sendable (Derivation<Transform>, SnapshotUpdate<Object>) -> SnapshotUpdate<Object>)? = nil
+    ) where Transform.Base == Base, Transform.Object == Object {
+        self.parent = parent
+        let derivation = Derivation(parent: parent, transform: transform)
+        let initial = SnapshotUpdate<Object>(snapshot: Snapshot())
+        if let step {
+            updates = Property(reducing: initial, equals: { $0.version == $1.version }) { step(derivation, $0) }
+        } else {
+            updates = Property(reducing: initial, equals: { $0.version == $1.version }, derivation.next)
+        }
+        let updates = updates
+        parentPath = { [weak parent] path in
+            guard let parent else { return nil }
+            let own = updates.value.snapshot
+            return derivation.parentPath(ofOwn: path, in: own, parent: parent.snapshot)
+        }
+    }
+
+    /// The parent's name.
+    public var name: String { parent.name }
+    /// The parent's fetch status and content state (see ``DataSource/loadState``).
+    public var loadState: Property<LoadState> { parent.loadState }
+    /// The parent's load events (see ``DataSource/loadEvents``).
+    public var loadEvents: Signal<LoadEvent> { parent.loadEvents }
+
+    /// Fetches the parent.
+    public func fetchData() { parent.fetchData() }
+
+    /// Cancels the parent's fetch.
+    public func cancelFetch() { parent.cancelFetch() }
+
+    /// Forwards to the parent with the parent's path of the displayed row (for a sorted
+    /// source, the end of the parent's section when the last row is displayed). Invalid paths
+    /// are ignored.
+    public func willDisplayRow(at path: RowPath) {
+        if let parentPath = parentPath(path) { parent.willDisplayRow(at: parentPath) }
+    }
+}
+
+/// A source showing its parent's objects transformed (see ``DataSource/map(_:)``).
+public typealias MappedDataSource<Base: Hashable & Sendable, Object: Hashable & Sendable> = DerivedDataSource<Base, Object>
+/// A source showing the parent's objects that pass a predicate (see ``DataSource/filter(_:)``).
+public typealias FilteredDataSource<Object: Hashable & Sendable> = DerivedDataSource<Object, Object>
+/// A source showing its parent's objects sorted (see ``DataSource/sorted(by:)``).
+public typealias SortedDataSource<Object: Hashable & Sendable> = DerivedDataSource<Object, Object>

@@ -1,0 +1,83 @@
+import Synchronization
+
+/// Shows the parent objects for which `isIncluded` is true, in the parent's order. The
+/// section state records which parent rows pass, so a parent edit of k rows costs
+/// O(k log n) predicate-free bookkeeping plus k predicate calls.
+final class FilterTransform<Object: Hashable & Sendable>: RowTransform {
+    /// The predicate; replaced (under the graph's serial derivation) when its parameters change.
+    private let predicate: Mutex<@Sendable (Object) -> Bool>
+
+    init(_ isIncluded: @escaping @Sendable (Object) -> Bool) {
+        predicate = Mutex(isIncluded)
+    }
+
+    /// Replaces the predicate; the caller derives everything again.
+    func setPredicate(_ isIncluded: @escaping @Sendable (Object) -> Bool) {
+        predicate.withLock { $0 = isIncluded }
+    }
+
+    func build(_ parent: [Object]) -> (objects: [Object], state: RankedBits) {
+        let isIncluded = predicate.withLock { $0 }
+        let bits = parent.map(isIncluded)
+        var objects: [Object] = []
+        for (object, kept) in zip(parent, bits) where kept { objects.append(object) }
+        return (objects, RankedBits(bits))
+    }
+
+    func follow(
+        _ edits: ParentChanges.Edits, old: [Object], new: [Object], objects: inout [Object], state bits: inout RankedBits
+    ) -> OwnEdits {
+        let isIncluded = predicate.withLock { $0 }
+        var own = OwnEdits()
+        // Old own indexes of removed rows that were shown, and of updated rows.
+        var ownRemoved: [Int] = []
+        for item in edits.removed where bits.bit(at: item) {
+            let ownItem = bits.rank(item)
+            own.removed[item] = ownItem
+            ownRemoved.append(ownItem)
+        }
+        var updates: [(wasShown: Int?, shown: Bool, new: Int)] = []
+        for (oldItem, newItem) in edits.updated {
+            let wasShown = bits.bit(at: oldItem) ? bits.rank(oldItem) : nil
+            updates.append((wasShown, isIncluded(new[newItem]), newItem))
+        }
+        // Hidden-by-update rows leave with the removed ones; then the bits follow the parent.
+        for update in updates where update.wasShown != nil && !update.shown {
+            own.deleted.append(update.wasShown!)
+        }
+        // Updated rows are not moved: clear them by old index, set them again by new index.
+        for (oldItem, _) in edits.updated { bits.set(false, at: oldItem) }
+        for item in edits.removed.reversed() { bits.remove(at: item) }
+        for item in edits.added { bits.insert(isIncluded(new[item]), at: item) }
+        for update in updates where update.shown { bits.set(true, at: update.new) }
+        // New own indexes, now that the bits are final.
+        var inserted: [(Int, Object)] = []
+        for item in edits.added where bits.bit(at: item) {
+            let ownItem = bits.rank(item)
+            own.added[item] = ownItem
+            inserted.append((ownItem, new[item]))
+        }
+        var replaced: [(Int, Object)] = []
+        for update in updates where update.shown {
+            let ownItem = bits.rank(update.new)
+            if update.wasShown != nil {
+                own.updated.append(ownItem)
+                replaced.append((ownItem, new[update.new]))
+            } else {
+                own.inserted.append(ownItem)
+                inserted.append((ownItem, new[update.new]))
+            }
+        }
+        // Edit the objects as a batch update does: removals by old index, then insertions.
+        let allRemoved = (ownRemoved + own.deleted).sorted()
+        RowEditing.remove(allRemoved, from: &objects)
+        inserted.sort { $0.0 < $1.0 }
+        RowEditing.insert(inserted, into: &objects)
+        for (item, object) in replaced { objects[item] = object }
+        return own
+    }
+
+    func parentItem(ofOwn item: Int, state bits: RankedBits) -> Int? {
+        item < bits.oneCount ? bits.select(item) : nil
+    }
+}

@@ -1,0 +1,65 @@
+/// Shows `transform(object)` for each parent object, at the same index.
+final class MapTransform<Base: Hashable & Sendable, Object: Hashable & Sendable>: RowTransform {
+    let transform: @Sendable (Base) -> Object
+
+    init(_ transform: @escaping @Sendable (Base) -> Object) {
+        self.transform = transform
+    }
+
+    func build(_ parent: [Base]) -> (objects: [Object], state: Void) {
+        (parent.map(transform), ())
+    }
+
+    /// O(k) transforms and O(k) edits of `objects` (plus the storage's cost per edit).
+    func follow(
+        _ edits: ParentChanges.Edits, old: [Base], new: [Base], objects: inout [Object], state: inout Void
+    ) -> OwnEdits {
+        var own = OwnEdits()
+        for (oldItem, newItem) in edits.updated {
+            objects[oldItem] = transform(new[newItem])
+            own.updated.append(newItem)
+        }
+        RowEditing.remove(edits.removed, from: &objects)
+        RowEditing.insert(edits.added.map { ($0, transform(new[$0])) }, into: &objects)
+        for item in edits.removed { own.removed[item] = item }
+        for item in edits.added { own.added[item] = item }
+        return own
+    }
+
+    func parentItem(ofOwn item: Int, state: Void) -> Int? { item }
+}
+
+/// Batch edits of an object list, in runs, as a table view applies them.
+enum RowEditing {
+    /// Removes the elements at `items` (ascending, unique).
+    static func remove<Element>(_ items: [Int], from list: inout [Element]) {
+        var end = items.count
+        while end > 0 {
+            let last = items[end - 1]
+            var first = last
+            end -= 1
+            while end > 0 && items[end - 1] == first - 1 {
+                first -= 1
+                end -= 1
+            }
+            list.removeSubrange(first..<(last + 1))
+        }
+    }
+
+    /// Inserts `values` at their new indexes (ascending, unique), after the removals.
+    static func insert<Element>(_ values: [(Int, Element)], into list: inout [Element]) {
+        var start = 0
+        while start < values.count {
+            let first = values[start].0
+            var end = start + 1
+            while end < values.count && values[end].0 == first + (end - start) { end += 1 }
+            let run = values[start..<end].map(\.1)
+            if first == list.count {
+                list.append(contentsOf: run)
+            } else {
+                list.insert(contentsOf: run, at: first)
+            }
+            start = end
+        }
+    }
+}

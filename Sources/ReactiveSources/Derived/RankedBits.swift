@@ -1,0 +1,249 @@
+/// A sequence of bits that supports insert, remove, set, rank (ones before an index) and
+/// select (the index of the r-th one) in O(log n): which parent rows a filter shows.
+///
+/// Bits live in blocks of at most 2 × `blockBits` bits, packed in words; two Fenwick trees
+/// over the blocks count their bits and their ones. A block that grows past its bound is
+/// split (the trees are rebuilt in O(n / blockBits)), so edits are O(blockBits / 64 + log n)
+/// amortised. Indexes must be in range (callers pass the parent's valid indexes).
+struct RankedBits {
+    private static let blockBits = 1024
+    private var blocks: [Block] = []
+    private var sizes = Fenwick()
+    private var ones = Fenwick()
+
+    /// Number of bits.
+    private(set) var count = 0
+    /// Number of ones.
+    private(set) var oneCount = 0
+
+    init<S: Sequence>(_ bits: S) where S.Element == Bool {
+        var block = Block()
+        for bit in bits {
+            if block.count == Self.blockBits {
+                blocks.append(block)
+                block = Block()
+            }
+            block.insert(bit, at: block.count)
+        }
+        blocks.append(block)
+        rebuildTrees()
+    }
+
+    /// The bit at `index`.
+    func bit(at index: Int) -> Bool {
+        let (block, offset) = locate(index)
+        return blocks[block].bit(at: offset)
+    }
+
+    /// The number of ones before `index` (`index` may be `count`).
+    func rank(_ index: Int) -> Int {
+        let (block, offset) = locate(index)
+        return ones.prefix(block) + blocks[block].rank(offset)
+    }
+
+    /// The index of the one of rank `rank` (0-based); `rank` must be below ``oneCount``.
+    func select(_ rank: Int) -> Int {
+        let (block, remaining) = ones.find(rank)
+        return sizes.prefix(block) + blocks[block].select(remaining)
+    }
+
+    /// Inserts `bit` before `index` (`index == count` appends).
+    mutating func insert(_ bit: Bool, at index: Int) {
+        let (block, offset) = locate(index)
+        blocks[block].insert(bit, at: offset)
+        count += 1
+        sizes.add(1, at: block)
+        if bit {
+            oneCount += 1
+            ones.add(1, at: block)
+        }
+        if blocks[block].count >= 2 * Self.blockBits {
+            let tail = blocks[block].split()
+            blocks.insert(tail, at: block + 1)
+            rebuildTrees()
+        }
+    }
+
+    /// Removes the bit at `index`.
+    mutating func remove(at index: Int) {
+        let (block, offset) = locate(index)
+        let bit = blocks[block].remove(at: offset)
+        count -= 1
+        sizes.add(-1, at: block)
+        if bit {
+            oneCount -= 1
+            ones.add(-1, at: block)
+        }
+        if blocks[block].count == 0 && blocks.count > 1 {
+            blocks.remove(at: block)
+            rebuildTrees()
+        }
+    }
+
+    /// Sets the bit at `index`; returns the old bit.
+    @discardableResult
+    mutating func set(_ bit: Bool, at index: Int) -> Bool {
+        let (block, offset) = locate(index)
+        let old = blocks[block].set(bit, at: offset)
+        if old != bit {
+            let delta = bit ? 1 : -1
+            oneCount += delta
+            ones.add(delta, at: block)
+        }
+        return old
+    }
+
+    /// The block holding `index` and the offset in it; `count` maps past the last bit.
+    private func locate(_ index: Int) -> (block: Int, offset: Int) {
+        if index >= count { return (blocks.count - 1, blocks[blocks.count - 1].count - (count - index)) }
+        let (block, offset) = sizes.find(index)
+        return (block, offset)
+    }
+
+    private mutating func rebuildTrees() {
+        sizes = Fenwick(blocks.map(\.count))
+        ones = Fenwick(blocks.map(\.ones))
+        count = blocks.reduce(0) { $0 + $1.count }
+        oneCount = blocks.reduce(0) { $0 + $1.ones }
+    }
+}
+
+/// Up to a few thousand bits packed in words.
+private struct Block {
+    var words: [UInt64] = []
+    var count = 0
+    var ones = 0
+
+    func bit(at index: Int) -> Bool {
+        words[index >> 6] & (1 << UInt64(index & 63)) != 0
+    }
+
+    func rank(_ index: Int) -> Int {
+        var total = 0
+        let full = index >> 6
+        for word in 0..<full { total += words[word].nonzeroBitCount }
+        let rest = index & 63
+        if rest > 0 { total += (words[full] & ((1 << UInt64(rest)) - 1)).nonzeroBitCount }
+        return total
+    }
+
+    func select(_ rank: Int) -> Int {
+        var remaining = rank
+        for (index, word) in words.enumerated() {
+            let ones = word.nonzeroBitCount
+            if remaining < ones {
+                var bits = word
+                for _ in 0..<remaining { bits &= bits - 1 }
+                return index << 6 + bits.trailingZeroBitCount
+            }
+            remaining -= ones
+        }
+        return count
+    }
+
+    mutating func insert(_ bit: Bool, at index: Int) {
+        if count & 63 == 0 { words.append(0) }
+        let first = index >> 6
+        // Shift every bit at or after `index` up by one, from the last word down.
+        var word = words.count - 1
+        while word > first {
+            words[word] = (words[word] << 1) | (words[word - 1] >> 63)
+            word -= 1
+        }
+        let offset = UInt64(index & 63)
+        let low = offset == 0 ? 0 : words[first] & ((1 << offset) - 1)
+        let high = offset == 0 ? words[first] << 1 : (words[first] >> offset) << (offset + 1)
+        words[first] = low | high | (bit ? 1 << offset : 0)
+        count += 1
+        if bit { ones += 1 }
+    }
+
+    mutating func remove(at index: Int) -> Bool {
+        let bit = self.bit(at: index)
+        let first = index >> 6
+        let offset = UInt64(index & 63)
+        let low = offset == 0 ? 0 : words[first] & ((1 << offset) - 1)
+        let high = offset == 63 ? 0 : (words[first] >> (offset + 1)) << offset
+        words[first] = low | high
+        for word in first..<words.count {
+            if word > first { words[word - 1] |= (words[word] & 1) << 63; words[word] >>= 1 }
+        }
+        count -= 1
+        if bit { ones -= 1 }
+        if count & 63 == 0 { words.removeLast() }
+        return bit
+    }
+
+    mutating func set(_ bit: Bool, at index: Int) -> Bool {
+        let old = self.bit(at: index)
+        let mask: UInt64 = 1 << UInt64(index & 63)
+        if bit { words[index >> 6] |= mask } else { words[index >> 6] &= ~mask }
+        if old != bit { ones += bit ? 1 : -1 }
+        return old
+    }
+
+    /// Moves the upper half out into a new block.
+    mutating func split() -> Block {
+        let half = (count / 2) & ~63
+        var tail = Block()
+        tail.words = Array(words[(half >> 6)...])
+        tail.count = count - half
+        tail.ones = tail.words.reduce(0) { $0 + $1.nonzeroBitCount }
+        words.removeSubrange((half >> 6)...)
+        count = half
+        ones -= tail.ones
+        return tail
+    }
+}
+
+/// Prefix sums over a fixed number of slots with point updates, O(log n) each.
+private struct Fenwick {
+    private var tree: [Int] = [0]
+
+    init() {}
+
+    init(_ values: [Int]) {
+        tree = [0] + values
+        for index in 1..<tree.count {
+            let parent = index + (index & -index)
+            if parent < tree.count { tree[parent] += tree[index] }
+        }
+    }
+
+    /// Sum of the slots before `slot`.
+    func prefix(_ slot: Int) -> Int {
+        var total = 0
+        var index = slot
+        while index > 0 {
+            total += tree[index]
+            index -= index & -index
+        }
+        return total
+    }
+
+    mutating func add(_ delta: Int, at slot: Int) {
+        var index = slot + 1
+        while index < tree.count {
+            tree[index] += delta
+            index += index & -index
+        }
+    }
+
+    /// The slot where the running sum first exceeds `target`, and what is left of `target`
+    /// at that slot's start.
+    func find(_ target: Int) -> (slot: Int, remaining: Int) {
+        var position = 0
+        var remaining = target
+        var step = 1
+        while step * 2 < tree.count { step *= 2 }
+        while step > 0 {
+            let next = position + step
+            if next < tree.count && tree[next] <= remaining {
+                position = next
+                remaining -= tree[next]
+            }
+            step /= 2
+        }
+        return (position, remaining)
+    }
+}

@@ -1,0 +1,41 @@
+/// How a derived source turns the objects of one parent section into its own: the one thing
+/// that differs between Mapped, Filtered and Sorted sources. ``Derivation`` does the rest
+/// (sections, placeholders, versions, change sets) the same way for all of them.
+///
+/// Calls are serial (a derived property's closure never runs concurrently with itself).
+protocol RowTransform: AnyObject, Sendable {
+    associatedtype Base: Hashable & Sendable
+    associatedtype Object: Hashable & Sendable
+    /// What the transform keeps per section besides the objects (e.g. which rows pass).
+    associatedtype SectionState
+
+    /// One section's objects and state, from the parent's objects.
+    func build(_ parent: [Base]) -> (objects: [Object], state: SectionState)
+
+    /// Follows one section's `edits` (parent indexes; `old` and `new` are the parent's
+    /// objects before and after), updating `objects` and `state`, and says what it did in
+    /// its own indexes. Cost: O(edits · log n) for every transform of the package.
+    func follow(
+        _ edits: ParentChanges.Edits, old: [Base], new: [Base], objects: inout [Object], state: inout SectionState
+    ) -> OwnEdits
+
+    /// The parent item shown at own `item`, if the transform can tell cheaply.
+    func parentItem(ofOwn item: Int, state: SectionState) -> Int?
+}
+
+/// What a transform did to one section, in its own indexes: old indexes for rows that
+/// went away, new indexes for rows that arrived or changed.
+struct OwnEdits {
+    /// Parent old item -> own old item, for removed parent rows that were shown.
+    var removed: [Int: Int] = [:]
+    /// Parent new item -> own new item, for added parent rows that are shown.
+    var added: [Int: Int] = [:]
+    /// Own old items hidden by a parent update.
+    var deleted: [Int] = []
+    /// Own new items shown by a parent update.
+    var inserted: [Int] = []
+    /// Own new items whose object changed in place.
+    var updated: [Int] = []
+    /// Rows that an update moved (own old -> own new); their object changed too.
+    var moved: [(from: Int, to: Int)] = []
+}

@@ -1,0 +1,164 @@
+import Foundation
+import Signals
+import Synchronization
+import Testing
+@testable import ReactiveSources
+
+@Suite("Derived sources: map, filter, sorted")
+struct DerivedSourceTests {
+    struct Item: Hashable, Sendable, Identifiable {
+        var id: Int
+        var value: Int
+    }
+
+    /// Counts calls of a closure from any thread.
+    final class Counter: Sendable {
+        private let count = Atomic<Int>(0)
+        func increment() { count.add(1, ordering: .relaxed) }
+        var value: Int { count.load(ordering: .relaxed) }
+        func reset() { count.store(0, ordering: .relaxed) }
+    }
+
+    @Test func anAppendTransformsOnlyTheAppendedObjects() {
+        let parent = SimpleDataSource(objects: (0..<1_000).map { Item(id: $0, value: $0) })
+        let calls = Counter()
+        let mapped = parent.map { item -> Item in
+            calls.increment()
+            return Item(id: item.id, value: item.value * 10)
+        }
+        let filtered = parent.filter { item in
+            calls.increment()
+            return item.value.isMultiple(of: 2)
+        }
+        #expect(mapped.snapshot.objectCount == 1_000)
+        #expect(filtered.snapshot.objectCount == 500)
+        calls.reset()
+        parent.append((1_000..<1_010).map { Item(id: $0, value: $0) })
+        #expect(mapped.snapshot.objectCount == 1_010)
+        #expect(filtered.snapshot.objectCount == 505)
+        #expect(calls.value == 20, "10 map calls and 10 predicate calls, not a pass over 1,000 objects")
+    }
+
+    @Test func anEditedObjectIsAnUpdateOfItsRowAndASortedRowThatMovesIsAMove() throws {
+        let parent = SimpleDataSource(objects: [Item(id: 1, value: 10), Item(id: 2, value: 20), Item(id: 3, value: 30)])
+        let filtered = parent.filter { $0.value < 100 }
+        let sorted = parent.sorted(by: \.value)
+        let filteredChanges = Recorder<ChangeSet>()
+        let sortedChanges = Recorder<ChangeSet>()
+        let a = filtered.observeChanges { _, changes in filteredChanges.append(changes) }
+        let b = sorted.observeChanges { _, changes in sortedChanges.append(changes) }
+        defer { a.cancel(); b.cancel() }
+        try parent.replace(at: 1, with: Item(id: 2, value: 21))
+        #expect(filteredChanges.values.last?.updatedRows == [RowPath(item: 1, section: 0)])
+        #expect(filteredChanges.values.last?.deletedRows == [] && filteredChanges.values.last?.insertedRows == [])
+        #expect(sortedChanges.values.last?.updatedRows == [RowPath(item: 1, section: 0)])
+        #expect(sortedChanges.values.last?.movedRows == [])
+        try parent.replace(at: 0, with: Item(id: 1, value: 50))
+        #expect(sorted.snapshot.allObjects.map(\.id) == [2, 3, 1])
+        let last = try #require(sortedChanges.values.last)
+        #expect(last.movedRows == [.init(from: RowPath(item: 0, section: 0), to: RowPath(item: 2, section: 0))])
+        #expect(last.updatedRows == [RowPath(item: 2, section: 0)])
+        #expect(last.deletedRows.isEmpty && last.insertedRows.isEmpty)
+    }
+
+    @Test func aParameterChangeFiltersAgainInOneUpdate() {
+        let parent = SimpleDataSource(objects: (0..<10).map { Item(id: $0, value: $0) })
+        let limit = MutableProperty(5)
+        let filtered = parent.filter(using: limit.readOnly) { limit, item in item.value < limit }
+        let updates = Recorder<(Snapshot<Item>, ChangeSet)>()
+        let subscription = filtered.observeChanges { updates.append(($0, $1)) }
+        defer { subscription.cancel() }
+        #expect(filtered.snapshot.allObjects.map(\.id) == [0, 1, 2, 3, 4])
+        limit.value = 3
+        #expect(updates.count == 2)
+        #expect(updates.values.last?.1.deletedRows == [RowPath(item: 3, section: 0), RowPath(item: 4, section: 0)])
+        limit.value = 3
+        #expect(updates.count == 2, "an equal parameter publishes nothing")
+        parent.append([Item(id: 10, value: 1)])
+        #expect(filtered.snapshot.allObjects.map(\.id) == [0, 1, 2, 10])
+    }
+
+    @Test func aSortOrderParameterReordersWithMoves() {
+        let parent = SimpleDataSource(objects: (0..<4).map { Item(id: $0, value: $0) })
+        let descending = MutableProperty(false)
+        let sorted = parent.sorted(using: descending.readOnly) { descending, lhs, rhs in
+            descending ? lhs.value > rhs.value : lhs.value < rhs.value
+        }
+        let updates = Recorder<(Snapshot<Item>, ChangeSet)>()
+        let subscription = sorted.observeChanges { updates.append(($0, $1)) }
+        defer { subscription.cancel() }
+        descending.value = true
+        #expect(sorted.snapshot.allObjects.map(\.id) == [3, 2, 1, 0])
+        let recorded = updates.values
+        #expect(recorded.count == 2)
+        let last = recorded[recorded.count - 1].1
+        #expect(last.applied(to: recorded[0].0, valuesFrom: recorded[1].0) == recorded[1].0)
+        #expect(last.insertedRows.isEmpty && last.deletedRows.isEmpty && last.movedRows.count == 3)
+    }
+
+    @Test func equalKeysStaySortedAndKeepEveryObject() {
+        var random = SplitMix64(seed: 7)
+        let parent = SimpleDataSource(objects: (0..<50).map { Item(id: $0, value: Int.random(in: 0..<5, using: &random)) })
+        let sorted = parent.sorted(by: \.value)
+        for round in 0..<200 {
+            let count = parent.objects.count
+            if random.chance(50) || count == 0 {
+                try? parent.insert([Item(id: 100 + round, value: Int.random(in: 0..<5, using: &random))], at: Int.random(in: 0...count, using: &random))
+            } else {
+                try? parent.replace(at: Int.random(in: 0..<count, using: &random), with: Item(id: 1_000 + round, value: Int.random(in: 0..<5, using: &random)))
+            }
+            let shown = sorted.snapshot.allObjects
+            #expect(shown.map(\.value) == shown.map(\.value).sorted())
+            #expect(Set(shown) == Set(parent.objects) && shown.count == parent.objects.count)
+        }
+    }
+
+    @Test func sectionsAndPlaceholdersAreThoseOfTheParent() async {
+        let fetcher = ScriptedFetcher<Int>()
+        let remote = RemoteDataSource(name: "r", fetcher: fetcher)
+        let filtered = remote.filter { $0 > 1 }
+        remote.fetchData()
+        #expect(filtered.snapshot.sections.map(\.placeholder) == remote.snapshot.sections.map(\.placeholder))
+        #expect(filtered.snapshot.sections.map(\.id) == remote.snapshot.sections.map(\.id))
+    }
+
+    @Test func willDisplayRowReachesTheParentRowShown() {
+        final class Spy: DataSource, @unchecked Sendable {
+            let inner = SimpleDataSource(objects: Array(0..<10))
+            var displayed: [RowPath] = []
+            var name: String { "spy" }
+            var updates: Property<SnapshotUpdate<Int>> { inner.updates }
+            var loadState: Property<LoadState> { inner.loadState }
+            var loadEvents: Signal<LoadEvent> { inner.loadEvents }
+            func fetchData() {}
+            func cancelFetch() {}
+            func willDisplayRow(at path: RowPath) { displayed.append(path) }
+        }
+        let spy = Spy()
+        let odd = spy.filter { $0 % 2 == 1 }
+        odd.willDisplayRow(at: RowPath(item: 2, section: 0))
+        odd.willDisplayRow(at: RowPath(item: 9, section: 0))
+        odd.willDisplayRow(at: RowPath(item: -1, section: 0))
+        let sorted = spy.sorted(by: >)
+        sorted.willDisplayRow(at: RowPath(item: 9, section: 0))
+        #expect(spy.displayed == [RowPath(item: 5, section: 0), RowPath(item: 9, section: 0)])
+    }
+
+    @Test func aChainNobodyHoldsIsFreed() {
+        let parent = SimpleDataSource(objects: [1, 2, 3])
+        weak var weakMapped: DerivedDataSource<Int, Int>?
+        weak var weakSorted: DerivedDataSource<Int, Int>?
+        do {
+            let mapped = parent.map { $0 * 2 }
+            let sorted = mapped.filter { $0 > 2 }.sorted(by: >)
+            weakMapped = mapped
+            weakSorted = sorted
+            let subscription = sorted.observeChanges { _, _ in }
+            parent.append([4])
+            #expect(sorted.snapshot.allObjects == [8, 6, 4])
+            subscription.cancel()
+        }
+        #expect(weakMapped == nil)
+        #expect(weakSorted == nil)
+    }
+}
