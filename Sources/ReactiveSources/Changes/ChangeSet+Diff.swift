@@ -3,13 +3,17 @@ import Foundation
 extension ChangeSet {
     /// The change that turns `old` into `new`.
     ///
-    /// Identity: sections are matched by ``SnapshotSection/id``; objects by equality, across sections
-    /// (an object that changes section is a row move); a section's placeholder row is matched
-    /// with the placeholder of the same section (a changed placeholder is an updated row).
+    /// Identity: sections are matched by ``SnapshotSection/id``. Objects that are
+    /// `Identifiable` are matched by `id`: an object whose id stays and whose content changes
+    /// is an update of its row (in `updatedRows`, new path), or a move and an update when its
+    /// position changes too. Other objects are matched by equality. Matching is across
+    /// sections (an object that changes section is a row move); a section's placeholder row
+    /// is matched with the placeholder of the same section (a changed placeholder is an
+    /// updated row).
     ///
-    /// Duplicates are allowed and never trap: the k-th occurrence of an object (or section id)
-    /// in `old` pairs with its k-th occurrence in `new`; surplus occurrences are deletes or
-    /// inserts. Moves are the fewest that explain the new order.
+    /// Duplicates (equal objects, or equal ids) are allowed and never trap: the k-th
+    /// occurrence in `old` pairs with the k-th occurrence in `new`; surplus occurrences are
+    /// deletes or inserts. Moves are the fewest that explain the new order.
     ///
     /// Complexity: O(n + m) on average to match n old and m new rows (a Heckel-style pass
     /// with one hash table); moves cost O(k log k) for the k matched rows whose order
@@ -70,7 +74,12 @@ extension ChangeSet {
     private mutating func diffRows<Object>(old: Snapshot<Object>, new: Snapshot<Object>, sectionMatch: Matching) {
         let oldRows = FlatRows(old, keeping: sectionMatch.oldToNew)
         let newRows = FlatRows(new, keeping: sectionMatch.newToOld)
-        let match = Matching(old: oldRows.objects, new: newRows.objects)
+        let (match, byIdentity) = Self.matchRows(old: oldRows.objects, new: newRows.objects)
+        if byIdentity {
+            for (index, partner) in match.newToOld.enumerated() where partner >= 0 && oldRows.objects[partner] != newRows.objects[index] {
+                updatedRows.append(newRows.path(index))
+            }
+        }
         for (index, partner) in match.oldToNew.enumerated() where partner < 0 {
             deletedRows.append(oldRows.path(index))
         }
@@ -107,6 +116,21 @@ extension ChangeSet {
             }
         }
         flushRun(&self)
+    }
+
+    /// Pairs old and new objects: by `id` when `Object` is `Identifiable` (then `true`),
+    /// else by equality.
+    private static func matchRows<Object: Hashable>(old: [Object], new: [Object]) -> (Matching, Bool) {
+        guard let identifiable = Object.self as? any Identifiable.Type else { return (Matching(old: old, new: new), false) }
+        return (matchByID(identifiable, old: old, new: new), true)
+    }
+
+    /// `Matching` over the ids of `old` and `new`, whose element type is `Identified`.
+    private static func matchByID<Identified: Identifiable, Object>(_: Identified.Type, old: [Object], new: [Object]) -> Matching {
+        precondition(Object.self == Identified.self)
+        let old = unsafeBitCast(old, to: [Identified].self)
+        let new = unsafeBitCast(new, to: [Identified].self)
+        return Matching(old: old.map(\.id), new: new.map(\.id))
     }
 
     private mutating func diffPlaceholders<Object>(old: Snapshot<Object>, new: Snapshot<Object>, sectionMatch: Matching) {
