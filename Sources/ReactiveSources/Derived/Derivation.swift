@@ -5,9 +5,10 @@ import Signals
 /// source. Each derived section mirrors the parent section at the same index (id, title,
 /// placeholder); only its objects are the transform's.
 ///
-/// An update that directly follows the last one seen is followed through its change set:
-/// O(k log n) for k changed rows. After a skipped version (updates coalesced), or a change
-/// set that does not fit, everything is derived again and diffed (O(n)).
+/// Each parent update is followed through its change set, composed with those of skipped
+/// versions when updates were coalesced: O(k log n) for k changed rows. When the changes
+/// cannot be composed (see ``SnapshotUpdate/changes(since:)``) or do not fit, everything is
+/// derived again and diffed (O(n)).
 /// Touched only from the derived property's closure, which runs serially.
 final class Derivation<Transform: RowTransform>: @unchecked Sendable {
     typealias Base = Transform.Base
@@ -33,11 +34,11 @@ final class Derivation<Transform: RowTransform>: @unchecked Sendable {
     func next(_ previous: SnapshotUpdate<Object>, parent update: SnapshotUpdate<Base>) -> SnapshotUpdate<Object> {
         if let last, last.version == update.version { return previous }
         defer { last = update }
-        if let last, update.version == last.version &+ 1,
-           let parentChanges = ParentChanges(update.changes, old: last.snapshot, new: update.snapshot),
+        if let last, let composed = update.version == last.version &+ 1 ? update.changes : update.changes(since: last.version),
+           let parentChanges = ParentChanges(composed, old: last.snapshot, new: update.snapshot),
            let (snapshot, changes) = follow(parentChanges, from: last.snapshot, to: update.snapshot, own: previous.snapshot) {
             if changes.isEmpty { return previous }
-            return SnapshotUpdate(snapshot: snapshot, changes: changes, version: previous.version &+ 1)
+            return previous.next(snapshot, changes: changes)
         }
         return rebuilt(from: update.snapshot, previous: previous)
     }
@@ -56,7 +57,7 @@ final class Derivation<Transform: RowTransform>: @unchecked Sendable {
         let snapshot = Snapshot(sections: sections)
         let changes = ChangeSet(from: previous.snapshot, to: snapshot)
         if changes.isEmpty && previous.snapshot == snapshot { return previous }
-        return SnapshotUpdate(snapshot: snapshot, changes: changes, version: previous.version &+ 1)
+        return previous.next(snapshot, changes: changes)
     }
 
     /// Re-derives everything (a transform's parameters changed): one update diffed against

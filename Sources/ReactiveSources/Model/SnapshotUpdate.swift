@@ -1,8 +1,10 @@
 /// A snapshot together with the change that produced it.
 ///
 /// `changes` turns the snapshot of update `version - 1` of the same source into `snapshot`.
-/// A consumer that missed an update (observers see the latest value) detects it by the
-/// version gap and diffs instead; ``DataSource/observeChanges(_:)`` does this for you.
+/// An update also remembers the change sets of the few updates before it, so a consumer that
+/// missed some (observers see the latest value) bridges the gap with
+/// ``changes(since:)`` in O(size of the changes) instead of diffing two snapshots;
+/// ``DataSource/observeChanges(_:)`` does this for you.
 public struct SnapshotUpdate<Object: Hashable & Sendable>: Sendable {
     /// The content after the change.
     public var snapshot: Snapshot<Object>
@@ -10,11 +12,91 @@ public struct SnapshotUpdate<Object: Hashable & Sendable>: Sendable {
     public var changes: ChangeSet
     /// Increases by one with every update of a source; the first value is 0.
     public var version: UInt64
+    /// The change sets of this and recent versions, newest first.
+    private var log: ChangeLog?
 
-    /// Creates an update.
+    /// Creates an update. (Its history starts here: ``changes(since:)`` can bridge only
+    /// from `version - 1`.)
     public init(snapshot: Snapshot<Object>, changes: ChangeSet = ChangeSet(), version: UInt64 = 0) {
         self.snapshot = snapshot
         self.changes = changes
         self.version = version
+        log = ChangeLog(version: version, changes: changes, previous: nil)
+    }
+
+    /// The next update: `snapshot`, produced from this one by `changes`, one version later,
+    /// with this update's history. O(1) amortised.
+    func next(_ snapshot: Snapshot<Object>, changes: ChangeSet) -> SnapshotUpdate {
+        var next = self
+        next.snapshot = snapshot
+        next.advance(changes)
+        return next
+    }
+
+    /// Makes this the next update after the snapshot was changed in place by `changes`.
+    @usableFromInline
+    mutating func advance(_ changes: ChangeSet) {
+        self.changes = changes
+        version &+= 1
+        log = ChangeLog(version: version, changes: changes, previous: log)
+    }
+
+    /// The change from the snapshot of version `version` to this one, composed from the
+    /// recent change sets, or `nil` when that version is too old (more than
+    /// 16 updates back), not older than this one, or when a change in between
+    /// added, removed or moved sections. O(size of the changes).
+    public func changes(since version: UInt64) -> ChangeSet? {
+        guard version < self.version else { return nil }
+        var entries: [ChangeSet] = []
+        var entry = log
+        while let current = entry, current.version > version {
+            entries.append(current.changes)
+            entry = current.previous
+        }
+        guard entries.count == Int(self.version &- version) else { return nil }
+        var composed = ChangeSet()
+        for changes in entries.reversed() {
+            guard let next = composed.followed(by: changes) else { return nil }
+            composed = next
+        }
+        return composed
+    }
+}
+
+/// A source's recent change sets, newest first: an immutable list shared by the updates that
+/// hold it. It is cut to the newest ``kept`` entries whenever it reaches twice that many.
+final class ChangeLog: Sendable {
+    /// How many versions back ``SnapshotUpdate/changes(since:)`` reaches at least.
+    static let kept = 16
+
+    let version: UInt64
+    let changes: ChangeSet
+    let previous: ChangeLog?
+    let length: Int
+
+    init(version: UInt64, changes: ChangeSet, previous: ChangeLog?) {
+        self.version = version
+        self.changes = changes
+        if let previous, previous.length + 1 >= 2 * Self.kept {
+            self.previous = previous.prefix(Self.kept - 1)
+        } else {
+            self.previous = previous
+        }
+        length = (self.previous?.length ?? 0) + 1
+    }
+
+    /// The newest `count` entries as a new list.
+    private func prefix(_ count: Int) -> ChangeLog? {
+        var entries: [ChangeLog] = []
+        var entry: ChangeLog? = self
+        while let current = entry, entries.count < count {
+            entries.append(current)
+            entry = current.previous
+        }
+        var result: ChangeLog?
+        for current in entries.reversed() {
+            result = ChangeLog(version: current.version, changes: current.changes, previous: result)
+        }
+        return result
     }
 }

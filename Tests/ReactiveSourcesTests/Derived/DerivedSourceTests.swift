@@ -162,3 +162,56 @@ struct DerivedSourceTests {
         #expect(weakSorted == nil)
     }
 }
+
+@Suite("Skipped versions are composed, not diffed")
+struct SkippedVersionTests {
+    @Test func aBatchIsDeliveredAsTheComposedEdits() {
+        let source = SimpleDataSource(objects: [7, 7])
+        let changes = Recorder<ChangeSet>()
+        let subscription = source.observeChanges { _, change in changes.append(change) }
+        defer { subscription.cancel() }
+        batch {
+            _ = try? source.remove(at: 0)
+            source.append([7])
+        }
+        // A diff of [7, 7] against [7, 7] finds nothing; the edits themselves were a removal
+        // of the first row and an append.
+        #expect(changes.values.count == 2)
+        #expect(changes.values.last?.deletedRows == [RowPath(item: 0, section: 0)])
+        #expect(changes.values.last?.insertedRows == [RowPath(item: 1, section: 0)])
+    }
+
+    @Test func aDerivedSourceFollowsABatchThroughItsChanges() {
+        let parent = SimpleDataSource(objects: Array(0..<1_000))
+        let calls = DerivedSourceTests.Counter()
+        let mapped = parent.map { value -> Int in
+            calls.increment()
+            return value * 2
+        }
+        #expect(mapped.snapshot.objectCount == 1_000)
+        calls.reset()
+        batch {
+            parent.append([1_000])
+            parent.append([1_001])
+            try? parent.replace(at: 3, with: -3)
+        }
+        #expect(mapped.snapshot.allObjects.suffix(2) == [2_000, 2_002])
+        #expect(mapped.snapshot.object(at: RowPath(item: 3, section: 0)) == -6)
+        #expect(calls.value == 3)
+    }
+
+    @Test func moreSkippedVersionsThanTheLogKeepsFallBackToADiff() {
+        let source = SimpleDataSource(objects: [0])
+        let updates = Recorder<(Snapshot<Int>, ChangeSet)>()
+        let subscription = source.observeChanges { updates.append(($0, $1)) }
+        defer { subscription.cancel() }
+        batch {
+            for value in 1...40 { source.append([value]) }
+        }
+        let recorded = updates.values
+        #expect(recorded.count == 2)
+        #expect(recorded[1].1.applied(to: recorded[0].0, valuesFrom: recorded[1].0) == recorded[1].0)
+        #expect(source.updates.value.changes(since: source.updates.value.version - 40) == nil)
+        #expect(source.updates.value.changes(since: source.updates.value.version - 10)?.insertedRows.count == 10)
+    }
+}

@@ -55,8 +55,7 @@ final class SourceEngine<Object: Hashable & Sendable>: @unchecked Sendable {
     @usableFromInline
     func mutate(_ body: (inout Snapshot<Object>) -> ChangeSet) {
         updates.modify { update in
-            update.changes = body(&update.snapshot)
-            update.version &+= 1
+            update.advance(body(&update.snapshot))
         }
     }
 
@@ -70,9 +69,7 @@ final class SourceEngine<Object: Hashable & Sendable>: @unchecked Sendable {
     /// Replaces the snapshot, computing the change set by diffing.
     func replace(with snapshot: Snapshot<Object>) {
         updates.modify { update in
-            update.changes = ChangeSet(from: update.snapshot, to: snapshot)
-            update.snapshot = snapshot
-            update.version &+= 1
+            update = update.next(snapshot, changes: ChangeSet(from: update.snapshot, to: snapshot))
         }
     }
 

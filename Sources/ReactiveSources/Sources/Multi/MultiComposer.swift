@@ -163,8 +163,7 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
                     changes: translatable ? changes : nil, oldPlaceholder: record.composedPlaceholder
                 )
             }
-            current.changes = changes
-            current.version &+= 1
+            current.advance(changes)
         }
     }
 

@@ -5,9 +5,12 @@ extension DataSource {
     /// observer saw last into it, starting with the current snapshot (as an insertion of
     /// everything).
     ///
-    /// Observers see the latest value, so updates may be coalesced; when one was skipped
-    /// this diffs the last delivered snapshot against the new one (O(n)), so the change set
-    /// is always valid for the observer's own previous snapshot.
+    /// Observers see the latest value, so updates may be coalesced (a `batch`, writes from
+    /// several threads); the change sets of the skipped updates are then composed into one
+    /// (``SnapshotUpdate/changes(since:)``, O(size of the changes)). Only when that is not
+    /// possible (more than 16 updates skipped, or sections added, removed or
+    /// moved in between) is the last delivered snapshot diffed against the new one (O(n)).
+    /// Either way the change set is valid for the observer's own previous snapshot.
     public func observeChanges(_ observer: @escaping @Sendable (Snapshot<Object>, ChangeSet) -> Void) -> SignalSubscription {
         let continuity = ChangeContinuity<Object>()
         return updates.observe { update in
@@ -28,6 +31,6 @@ final class ChangeContinuity<Object: Hashable & Sendable>: @unchecked Sendable {
         }
         if update.version == last.version &+ 1 { return update.changes }
         if update.version == last.version { return ChangeSet() }
-        return ChangeSet(from: last.snapshot, to: update.snapshot)
+        return update.changes(since: last.version) ?? ChangeSet(from: last.snapshot, to: update.snapshot)
     }
 }

@@ -37,7 +37,7 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
             return append(appended, to: previous)
         }
         let snapshot = regroup(update.snapshot)
-        return SnapshotUpdate(snapshot: snapshot, changes: ChangeSet(from: previous.snapshot, to: snapshot), version: previous.version &+ 1)
+        return previous.next(snapshot, changes: ChangeSet(from: previous.snapshot, to: snapshot))
     }
 
     /// The objects the child appended, when its update is exactly "k objects appended at the
@@ -108,7 +108,7 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
         }
         _ = oldSectionCount
         changes.normalize()
-        return SnapshotUpdate(snapshot: Snapshot(sections: sections), changes: changes, version: previous.version &+ 1)
+        return previous.next(Snapshot(sections: sections), changes: changes)
     }
 
     /// Merges two sorted key lists.
