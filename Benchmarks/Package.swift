@@ -8,6 +8,7 @@ let package = Package(
         .package(name: "ReactiveSources", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
         .target(name: "CMallocStats"),
@@ -18,6 +19,7 @@ let package = Package(
                 .product(name: "Signals", package: "ReactiveSources"),
                 .product(name: "ReactiveSources", package: "ReactiveSources"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "_RopeModule", package: "swift-collections"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

@@ -1,0 +1,190 @@
+extension RowStorage: RandomAccessCollection, MutableCollection {
+    public typealias Index = Int
+    public typealias Indices = Range<Int>
+    public typealias SubSequence = Slice<RowStorage>
+
+    /// Always 0.
+    @inlinable
+    public var startIndex: Int { 0 }
+
+    /// The number of elements. O(1).
+    @inlinable
+    public var endIndex: Int { storedCount }
+
+    /// The number of elements. O(1).
+    @inlinable
+    public var count: Int { storedCount }
+
+    /// Whether there are no elements. O(1).
+    @inlinable
+    public var isEmpty: Bool { storedCount == 0 }
+
+    /// `0..<count`. O(1).
+    @inlinable
+    public var indices: Range<Int> { 0..<storedCount }
+
+    @inlinable
+    public func index(after i: Int) -> Int { i + 1 }
+
+    @inlinable
+    public func index(before i: Int) -> Int { i - 1 }
+
+    @inlinable
+    public func index(_ i: Int, offsetBy distance: Int) -> Int { i + distance }
+
+    @inlinable
+    public func distance(from start: Int, to end: Int) -> Int { end - start }
+
+    /// The element at `position` (`0..<count`, else traps). Reading is O(log n); writing
+    /// copies the chunk and the path to it if another version holds them, else is in place.
+    @inlinable
+    public subscript(position: Int) -> Element {
+        get {
+            precondition(position >= 0 && position < storedCount, "RowStorage index out of range")
+            var node = root.unsafelyUnwrapped
+            var offset = position
+            while node.height > 0 {
+                let (index, start) = node.child(containing: offset)
+                node = node.children[index]
+                offset -= start
+            }
+            return node.elements[offset]
+        }
+        _modify {
+            precondition(position >= 0 && position < storedCount, "RowStorage index out of range")
+            var node = uniqueRoot()
+            var offset = position
+            while node.height > 0 {
+                let (index, start) = node.child(containing: offset)
+                node.makeChildUnique(index)
+                node = node.children[index]
+                offset -= start
+            }
+            yield &node.elements[offset]
+        }
+    }
+
+    /// The elements at `bounds` (a range of `0...count`, else traps) as a slice sharing
+    /// this storage. O(1); setting a slice of equal length overwrites in place, any other
+    /// length replaces the range.
+    @inlinable
+    public subscript(bounds: Range<Int>) -> Slice<RowStorage> {
+        get {
+            precondition(bounds.lowerBound >= 0 && bounds.upperBound <= storedCount, "RowStorage range out of bounds")
+            return Slice(base: self, bounds: bounds)
+        }
+        set {
+            replaceSubrange(bounds, with: newValue)
+        }
+    }
+
+    /// An iterator over the elements in order, walking the leaves. O(1) to make; a full
+    /// iteration is O(n).
+    @inlinable
+    public func makeIterator() -> Iterator {
+        Iterator(root: root, count: storedCount, from: 0)
+    }
+
+    /// Copies the elements into `buffer` chunk by chunk (what `Array(storage)` uses).
+    @inlinable
+    public func _copyContents(initializing buffer: UnsafeMutableBufferPointer<Element>) -> (Iterator, Int) {
+        guard let root, let base = buffer.baseAddress, !buffer.isEmpty else {
+            return (makeIterator(), 0)
+        }
+        var copied = 0
+        let limit = Swift.min(buffer.count, storedCount)
+        _ = root.forEachLeaf(from: 0) { elements, _ in
+            let take = Swift.min(elements.count, limit - copied)
+            elements.withUnsafeBufferPointer { source in
+                (base + copied).initialize(from: source.baseAddress!, count: take)
+            }
+            copied += take
+            return copied < limit
+        }
+        return (Iterator(root: root, count: storedCount, from: copied), copied)
+    }
+
+    /// Calls `body` with each chunk of contiguous elements, in order. O(n / chunk) calls.
+    @inlinable
+    public func withChunks(_ body: (UnsafeBufferPointer<Element>) throws -> Void) rethrows {
+        guard let root else { return }
+        _ = try root.forEachLeaf(from: 0) { elements, _ in
+            try elements.withUnsafeBufferPointer(body)
+            return true
+        }
+    }
+
+    /// Iterates the elements of a `RowStorage`, leaf by leaf.
+    public struct Iterator: IteratorProtocol {
+        @usableFromInline let root: RowStorageNode<Element>?
+        @usableFromInline let count: Int
+        /// The current leaf's elements and the position of the next one in it.
+        @usableFromInline var leaf: ContiguousArray<Element>
+        @usableFromInline var position: Int
+        /// The inner node above the current leaf and the leaf's index in it.
+        @usableFromInline var parent: RowStorageNode<Element>?
+        @usableFromInline var childIndex: Int
+        /// The offset of the first element after the current leaf.
+        @usableFromInline var nextOffset: Int
+
+        @inlinable
+        init(root: RowStorageNode<Element>?, count: Int, from offset: Int) {
+            self.root = root
+            self.count = count
+            leaf = []
+            position = 0
+            parent = nil
+            childIndex = 0
+            nextOffset = offset
+            if offset < count { enterLeaf(containing: offset) }
+        }
+
+        /// The next element, or nil at the end. Amortized O(1).
+        @inlinable
+        public mutating func next() -> Element? {
+            if position < leaf.count {
+                defer { position += 1 }
+                return leaf[position]
+            }
+            return nextLeaf()
+        }
+
+        @inlinable
+        mutating func nextLeaf() -> Element? {
+            while nextOffset < count {
+                if let parent, childIndex + 1 < parent.children.count {
+                    childIndex += 1
+                    leaf = parent.children[childIndex].elements
+                    position = 0
+                    nextOffset += leaf.count
+                } else {
+                    enterLeaf(containing: nextOffset)
+                }
+                if position < leaf.count {
+                    defer { position += 1 }
+                    return leaf[position]
+                }
+            }
+            return nil
+        }
+
+        /// Descends from the root to the leaf holding `offset` and starts there.
+        @inlinable
+        mutating func enterLeaf(containing offset: Int) {
+            var node = root.unsafelyUnwrapped
+            var local = offset
+            while node.height > 0 {
+                let (index, start) = node.child(containing: local)
+                if node.height == 1 {
+                    parent = node
+                    childIndex = index
+                }
+                node = node.children[index]
+                local -= start
+            }
+            leaf = node.elements
+            position = local
+            nextOffset = offset - local + leaf.count
+        }
+    }
+}

@@ -1,0 +1,106 @@
+extension RowStorage: RangeReplaceableCollection {
+    /// Replaces the elements at `subrange` (a range of `0...count`, else traps) with
+    /// `newElements`. Copies O(newElements.count + chunk * log n) elements and node entries
+    /// when another version holds the touched nodes; in place otherwise. Replacing with as
+    /// many elements overwrites them; otherwise it removes then inserts.
+    @inlinable
+    public mutating func replaceSubrange<C: Collection>(_ subrange: Range<Int>, with newElements: C) where C.Element == Element {
+        precondition(subrange.lowerBound >= 0 && subrange.upperBound <= storedCount, "RowStorage range out of bounds")
+        let newCount = newElements.count
+        if newCount == subrange.count {
+            guard newCount > 0 else { return }
+            var source = newElements.makeIterator()
+            uniqueRoot().overwrite(subrange, from: &source)
+            return
+        }
+        if !subrange.isEmpty { removeElements(subrange) }
+        if newCount > 0 { insertElements(newElements, count: newCount, at: subrange.lowerBound) }
+    }
+
+    /// Appends `element`; in place (no allocation) when uniquely referenced and the last
+    /// chunk has room. O(log n).
+    @inlinable
+    public mutating func append(_ element: Element) {
+        insertElements(CollectionOfOne(element), count: 1, at: storedCount)
+    }
+
+    /// Appends `newElements`, filling the last chunk then full new ones.
+    /// O(newElements.count + chunk * log n).
+    @inlinable
+    public mutating func append<S: Sequence>(contentsOf newElements: S) where S.Element == Element {
+        let array = ContiguousArray(newElements)
+        if !array.isEmpty { insertElements(array, count: array.count, at: storedCount) }
+    }
+
+    /// Inserts `element` at `index` (`0...count`, else traps). O(chunk * log n).
+    @inlinable
+    public mutating func insert(_ element: Element, at index: Int) {
+        precondition(index >= 0 && index <= storedCount, "RowStorage index out of range")
+        insertElements(CollectionOfOne(element), count: 1, at: index)
+    }
+
+    /// Inserts `newElements` at `index` (`0...count`, else traps).
+    /// O(newElements.count + chunk * log n).
+    @inlinable
+    public mutating func insert<C: Collection>(contentsOf newElements: C, at index: Int) where C.Element == Element {
+        precondition(index >= 0 && index <= storedCount, "RowStorage index out of range")
+        let newCount = newElements.count
+        if newCount > 0 { insertElements(newElements, count: newCount, at: index) }
+    }
+
+    /// Removes and returns the element at `index` (`0..<count`, else traps).
+    /// O(chunk * log n).
+    @inlinable
+    @discardableResult
+    public mutating func remove(at index: Int) -> Element {
+        let element = self[index]
+        removeElements(index..<(index + 1))
+        return element
+    }
+
+    /// Removes the elements at `bounds` (a range of `0...count`, else traps).
+    /// O((chunk + removed chunks) * log n).
+    @inlinable
+    public mutating func removeSubrange(_ bounds: Range<Int>) {
+        precondition(bounds.lowerBound >= 0 && bounds.upperBound <= storedCount, "RowStorage range out of bounds")
+        if !bounds.isEmpty { removeElements(bounds) }
+    }
+
+    /// Removes every element (other versions keep theirs). O(1) here.
+    @inlinable
+    public mutating func removeAll(keepingCapacity keepCapacity: Bool = false) {
+        root = nil
+        storedCount = 0
+    }
+
+    /// Does nothing: chunks are allocated as elements arrive.
+    @inlinable
+    public mutating func reserveCapacity(_ n: Int) {}
+
+    @inlinable
+    mutating func insertElements<C: Collection>(_ items: C, count: Int, at index: Int) where C.Element == Element {
+        guard root != nil else {
+            self = RowStorage(items)
+            return
+        }
+        let atEnd = index == storedCount
+        let overflow = uniqueRoot().insert(contentsOf: items, at: index, atEnd: atEnd)
+        storedCount += count
+        if !overflow.isEmpty {
+            var level = ContiguousArray([root!])
+            level.append(contentsOf: overflow)
+            root = RowStorageNode.root(over: level)
+        }
+    }
+
+    @inlinable
+    mutating func removeElements(_ range: Range<Int>) {
+        if range.count == storedCount {
+            removeAll()
+            return
+        }
+        uniqueRoot().remove(range)
+        storedCount -= range.count
+        collapseRoot()
+    }
+}

@@ -1,0 +1,32 @@
+extension RowStorage {
+    /// The first broken structural invariant, or nil: every leaf at one depth, no node empty
+    /// or over capacity, running counts and the stored count right. For tests. O(n / chunk).
+    func invariantViolation() -> String? {
+        guard let root else { return storedCount == 0 ? nil : "no root but count \(storedCount)" }
+        if root.count != storedCount { return "root holds \(root.count), count says \(storedCount)" }
+        if root.height > 0 && root.children.count < 2 { return "inner root with \(root.children.count) children" }
+        return Self.violation(in: root)
+    }
+
+    private static func violation(in node: RowStorageNode<Element>) -> String? {
+        if node.height == 0 {
+            if node.elements.isEmpty { return "empty leaf" }
+            if node.elements.count > RowStorageNode<Element>.leafCapacity { return "leaf over capacity: \(node.elements.count)" }
+            return nil
+        }
+        if node.children.isEmpty { return "inner node without children" }
+        if node.children.count > RowStorageNode<Element>.innerCapacity { return "inner node over capacity: \(node.children.count)" }
+        if node.ends.count != node.children.count { return "ends and children differ in count" }
+        var total = 0
+        for (index, child) in node.children.enumerated() {
+            if child.height != node.height - 1 { return "child height \(child.height) under height \(node.height)" }
+            total += child.count
+            if node.ends[index] != total { return "running count \(node.ends[index]) should be \(total)" }
+            if let violation = violation(in: child) { return violation }
+        }
+        return nil
+    }
+
+    /// The tree's height (0 for a single leaf or empty). For tests.
+    var height: Int { root?.height ?? 0 }
+}

@@ -1,0 +1,161 @@
+/// The structural edits of a node: insertion with splits, removal with merges, overwrite.
+/// Each method expects `self` uniquely referenced (the caller copied it otherwise) and copies
+/// a child before changing it unless the child is uniquely referenced too.
+extension RowStorageNode {
+    /// Inserts `items` at `offset` (`0...count`); returns the nodes of this height that must
+    /// follow this one in its parent when it overflowed (empty otherwise). At the end of the
+    /// tree (`atEnd`) the overflow is packed full, elsewhere nodes are split evenly.
+    /// O(capacity * height + items.count).
+    @inlinable
+    func insert<C: Collection>(contentsOf items: C, at offset: Int, atEnd: Bool) -> ContiguousArray<RowStorageNode> where C.Element == Element {
+        if height == 0 {
+            if elements.count + items.count <= Self.leafCapacity {
+                if offset == elements.count {
+                    elements.append(contentsOf: items)
+                } else {
+                    elements.insert(contentsOf: items, at: offset)
+                }
+                return []
+            }
+            var all = ContiguousArray<Element>()
+            all.reserveCapacity(elements.count + items.count)
+            all.append(contentsOf: elements[..<offset])
+            all.append(contentsOf: items)
+            all.append(contentsOf: elements[offset...])
+            var nodes = Self.leaves(all, packed: atEnd)
+            elements = nodes[0].elements
+            nodes[0] = self
+            nodes.removeFirst()
+            return nodes
+        }
+        let (index, start) = child(insertingAt: offset)
+        makeChildUnique(index)
+        let added = children[index].insert(contentsOf: items, at: offset - start, atEnd: atEnd)
+        if added.isEmpty {
+            let inserted = items.count
+            for position in index..<ends.count { ends[position] += inserted }
+            return []
+        }
+        children.insert(contentsOf: added, at: index + 1)
+        if children.count <= Self.innerCapacity {
+            recomputeEnds()
+            return []
+        }
+        var nodes = Self.parents(of: children, height: height, packed: atEnd)
+        children = nodes[0].children
+        ends = nodes[0].ends
+        nodes[0] = self
+        nodes.removeFirst()
+        return nodes
+    }
+
+    /// Removes the elements at `range` (a non-empty part of `0..<count`, not all of it),
+    /// merging children left below half their capacity with a neighbour.
+    /// O((capacity + removed children) * height).
+    @inlinable
+    func remove(_ range: Range<Int>) {
+        if height == 0 {
+            elements.removeSubrange(range)
+            return
+        }
+        let (first, firstStart) = child(containing: range.lowerBound)
+        let (last, lastStart) = child(containing: range.upperBound - 1)
+        if first == last {
+            if range.count == children[first].count {
+                children.remove(at: first)
+            } else {
+                makeChildUnique(first)
+                children[first].remove((range.lowerBound - firstStart)..<(range.upperBound - firstStart))
+                recomputeEnds()
+                mergeIfUnderfull(first)
+            }
+            recomputeEnds()
+            return
+        }
+        var removedEnd = last + 1
+        if range.upperBound < ends[last] {
+            makeChildUnique(last)
+            children[last].remove(0..<(range.upperBound - lastStart))
+            removedEnd = last
+        }
+        var removedStart = first
+        if range.lowerBound > firstStart {
+            makeChildUnique(first)
+            children[first].remove((range.lowerBound - firstStart)..<(ends[first] - firstStart))
+            removedStart = first + 1
+        }
+        children.removeSubrange(removedStart..<removedEnd)
+        recomputeEnds()
+        mergeIfUnderfull(removedStart - 1)
+        mergeIfUnderfull(removedStart)
+    }
+
+    /// Merges `children[index]` with a neighbour when it is underfull (and has one).
+    @inlinable
+    func mergeIfUnderfull(_ index: Int) {
+        guard index >= 0, index < children.count, children.count > 1, children[index].isUnderfull else { return }
+        let left = index + 1 < children.count ? index : index - 1
+        let merged = Self.merge(children[left], children[left + 1])
+        children.replaceSubrange(left...(left + 1), with: merged)
+        recomputeEnds()
+    }
+
+    /// One or two new nodes holding the content of `left` then `right` (of one height),
+    /// each at least half full when the two together fill one; the seam below is merged
+    /// the same way. Neither argument is changed. O(capacity * height).
+    @inlinable
+    static func merge(_ left: RowStorageNode, _ right: RowStorageNode) -> ContiguousArray<RowStorageNode> {
+        if left.height == 0 {
+            var all = ContiguousArray<Element>()
+            all.reserveCapacity(leafCapacity)
+            all.append(contentsOf: left.elements)
+            all.append(contentsOf: right.elements)
+            return all.count <= leafCapacity ? [RowStorageNode(leaf: all)] : leaves(all, packed: false)
+        }
+        var children = ContiguousArray<RowStorageNode>()
+        children.reserveCapacity(left.children.count + right.children.count)
+        children.append(contentsOf: left.children)
+        children.append(contentsOf: right.children)
+        let seam = left.children.count
+        if children[seam - 1].isUnderfull || children[seam].isUnderfull {
+            children.replaceSubrange((seam - 1)...seam, with: merge(children[seam - 1], children[seam]))
+        }
+        if children.count <= innerCapacity {
+            children.reserveCapacity(innerCapacity)
+            return [RowStorageNode(height: left.height, children: children)]
+        }
+        return parents(of: children, height: left.height, packed: false)
+    }
+
+    /// Overwrites the elements at `range` with the next ones of `source` (which has enough).
+    /// O(range.count + (capacity * touched nodes)).
+    @inlinable
+    func overwrite<I: IteratorProtocol>(_ range: Range<Int>, from source: inout I) where I.Element == Element {
+        if height == 0 {
+            for position in range { elements[position] = source.next()! }
+            return
+        }
+        var (index, start) = child(containing: range.lowerBound)
+        while index < children.count && start < range.upperBound {
+            let end = ends[index]
+            makeChildUnique(index)
+            children[index].overwrite((Swift.max(range.lowerBound, start) - start)..<(Swift.min(range.upperBound, end) - start), from: &source)
+            start = end
+            index += 1
+        }
+    }
+
+    /// Calls `body` with each leaf's elements in order, from the leaf holding `offset`;
+    /// `body` returns false to stop. Returns false if stopped.
+    @inlinable
+    func forEachLeaf(from offset: Int, _ body: (ContiguousArray<Element>, Int) throws -> Bool) rethrows -> Bool {
+        if height == 0 { return try body(elements, offset) }
+        var (index, start) = child(containing: offset)
+        while index < children.count {
+            if try !children[index].forEachLeaf(from: Swift.max(0, offset - start), body) { return false }
+            start = ends[index]
+            index += 1
+        }
+        return true
+    }
+}

@@ -1,0 +1,133 @@
+import Testing
+@testable import ReactiveSources
+
+/// A 64-byte element: 16 to a leaf, so a few thousand elements make a tree of three levels.
+struct WideRow: Equatable, Hashable, CustomStringConvertible {
+    var id: Int
+    var check: Int
+    var padding: (Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0)
+
+    init(_ id: Int) {
+        self.id = id
+        check = ~id
+    }
+
+    static func == (lhs: WideRow, rhs: WideRow) -> Bool { lhs.id == rhs.id && lhs.check == rhs.check }
+    func hash(into hasher: inout Hasher) { hasher.combine(id) }
+    var description: String { "\(id)" }
+}
+
+/// Seeded model-based tests: random edits applied to a `RowStorage` and to an `Array`, with
+/// earlier versions of both held and checked unchanged at the end (persistence).
+/// Replay one sequence with `RELIABILITY_SEED=<seed printed on failure>`.
+@Suite("RowStorage against an Array model")
+struct RowStorageModelTests {
+    enum Operation: CaseIterable {
+        case append, appendMany, insert, insertMany, remove, removeRange, replace, replaceSameCount, set, modifySlice, removeLast
+    }
+
+    /// One random sequence; returns a failure description or nil.
+    static func runSequence(seed: UInt64, steps: Int, maxInitial: Int) -> String? {
+        var generator = SplitMix64(seed: seed)
+        var nextID = 0
+        func rows(_ count: Int) -> [WideRow] {
+            defer { nextID += count }
+            return (nextID..<(nextID + count)).map(WideRow.init)
+        }
+        let initial = rows(Int.random(in: 0...maxInitial, using: &generator))
+        var storage = generator.chance(50) ? RowStorage(initial) : { var built = RowStorage<WideRow>(); for row in initial { built.append(row) }; return built }()
+        var model = initial
+        var held: [(RowStorage<WideRow>, [WideRow])] = []
+        for step in 0..<steps {
+            if generator.chance(60) { held.append((storage, model)) }
+            let count = model.count
+            let operation = Operation.allCases.randomElement(using: &generator)!
+            func randomRange() -> Range<Int> {
+                let lower = Int.random(in: 0...count, using: &generator)
+                let length = generator.chance(10) ? Int.random(in: 0...(count - lower), using: &generator) : Int.random(in: 0...Swift.min(40, count - lower), using: &generator)
+                return lower..<(lower + length)
+            }
+            func randomLength() -> Int { generator.chance(10) ? Int.random(in: 0...600, using: &generator) : Int.random(in: 0...20, using: &generator) }
+            switch operation {
+            case .append:
+                let row = rows(1)[0]
+                storage.append(row); model.append(row)
+            case .appendMany:
+                let new = rows(randomLength())
+                storage.append(contentsOf: new); model.append(contentsOf: new)
+            case .insert:
+                let index = Int.random(in: 0...count, using: &generator)
+                let row = rows(1)[0]
+                storage.insert(row, at: index); model.insert(row, at: index)
+            case .insertMany:
+                let index = Int.random(in: 0...count, using: &generator)
+                let new = rows(randomLength())
+                storage.insert(contentsOf: new, at: index); model.insert(contentsOf: new, at: index)
+            case .remove:
+                guard count > 0 else { continue }
+                let index = Int.random(in: 0..<count, using: &generator)
+                let removed = storage.remove(at: index)
+                if removed != model.remove(at: index) { return "step \(step): remove(at: \(index)) returned the wrong row" }
+            case .removeRange:
+                let range = randomRange()
+                storage.removeSubrange(range); model.removeSubrange(range)
+            case .replace:
+                let range = randomRange()
+                let new = rows(randomLength())
+                storage.replaceSubrange(range, with: new); model.replaceSubrange(range, with: new)
+            case .replaceSameCount:
+                let range = randomRange()
+                let new = rows(range.count)
+                storage.replaceSubrange(range, with: new); model.replaceSubrange(range, with: new)
+            case .set:
+                guard count > 0 else { continue }
+                let index = Int.random(in: 0..<count, using: &generator)
+                let row = rows(1)[0]
+                storage[index] = row; model[index] = row
+            case .modifySlice:
+                let range = randomRange()
+                storage[range].reverse(); model[range].reverse()
+            case .removeLast:
+                guard count > 0 else { continue }
+                if storage.removeLast() != model.removeLast() { return "step \(step): removeLast returned the wrong row" }
+            }
+            if storage.count != model.count { return "step \(step) (\(operation)): count \(storage.count), expected \(model.count)" }
+            if !model.isEmpty {
+                let probe = Int.random(in: 0..<model.count, using: &generator)
+                if storage[probe] != model[probe] { return "step \(step) (\(operation)): element \(probe) is \(storage[probe]), expected \(model[probe])" }
+            }
+        }
+        if let violation = storage.invariantViolation() { return "final tree: \(violation)" }
+        if Array(storage) != model { return "final contents differ from the model" }
+        for (index, (version, expected)) in held.enumerated() {
+            if let violation = version.invariantViolation() { return "held version \(index): \(violation)" }
+            if Array(version) != expected { return "held version \(index) changed after later edits" }
+        }
+        return nil
+    }
+
+    @Test("2,000 random edit sequences over small trees, older versions held")
+    func smallTrees() {
+        let master = reliabilitySeed(default: 0x5709_A6E5)
+        let sequences = environmentInt("STORAGE_SEQUENCES", default: 2_000)
+        for index in 0..<sequences {
+            let seed = SplitMix64.mix(master, UInt64(index))
+            if let failure = Self.runSequence(seed: seed, steps: 25, maxInitial: 300) {
+                Issue.record("seed \(seed): \(failure)")
+                return
+            }
+        }
+    }
+
+    @Test("100 random edit sequences over trees of three levels, older versions held")
+    func deepTrees() {
+        let master = reliabilitySeed(default: 0xDEE9_5709)
+        for index in 0..<environmentInt("STORAGE_DEEP_SEQUENCES", default: 100) {
+            let seed = SplitMix64.mix(master, UInt64(index))
+            if let failure = Self.runSequence(seed: seed, steps: 40, maxInitial: 12_000) {
+                Issue.record("seed \(seed): \(failure)")
+                return
+            }
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import Testing
+@testable import ReactiveSources
+
+@Suite("RowStorage edge cases and conformances")
+struct RowStorageTests {
+    @Test("empty storage")
+    func empty() {
+        let storage = RowStorage<Int>()
+        #expect(storage.isEmpty)
+        #expect(storage.count == 0)
+        #expect(Array(storage) == [])
+        var iterator = storage.makeIterator()
+        #expect(iterator.next() == nil)
+        #expect(storage == [])
+        #expect(storage.sharesStorage(with: RowStorage()))
+        #expect(storage.description == "[]")
+        #expect(storage.invariantViolation() == nil)
+    }
+
+    @Test("a single element, added and removed")
+    func single() {
+        var storage: RowStorage<Int> = [7]
+        #expect(storage.count == 1)
+        #expect(storage[0] == 7)
+        #expect(storage.first == 7 && storage.last == 7)
+        storage[0] = 8
+        #expect(Array(storage) == [8])
+        #expect(storage.remove(at: 0) == 8)
+        #expect(storage.isEmpty)
+        #expect(storage.invariantViolation() == nil)
+        storage.insert(9, at: 0)
+        #expect(Array(storage) == [9])
+    }
+
+    @Test("bulk builds crossing many levels keep every element in place", arguments: [1, 15, 16, 17, 512, 513, 16_384, 16_385, 40_000])
+    func bulkBuild(count: Int) {
+        let rows = (0..<count).map(WideRow.init)
+        let storage = RowStorage(rows)
+        #expect(storage.count == count)
+        #expect(storage.invariantViolation() == nil)
+        #expect(Array(storage) == rows)
+        #expect(storage.elementsEqual(rows))
+        for index in stride(from: 0, to: count, by: Swift.max(1, count / 97)) {
+            #expect(storage[index] == rows[index])
+        }
+        #expect(storage[count - 1] == rows[count - 1])
+    }
+
+    @Test("appends one by one build the same tree shape as a bulk build")
+    func appendsArePacked() {
+        var appended = RowStorage<WideRow>()
+        for id in 0..<20_000 { appended.append(WideRow(id)) }
+        let bulk = RowStorage((0..<20_000).map(WideRow.init))
+        #expect(appended.height == bulk.height)
+        #expect(appended.height == 3)
+        #expect(appended == bulk)
+        #expect(appended.invariantViolation() == nil)
+    }
+
+    @Test("removing everything, at once or piece by piece, leaves an empty storage")
+    func removeEverything() {
+        let rows = (0..<5_000).map(WideRow.init)
+        var all = RowStorage(rows)
+        let kept = all
+        all.removeSubrange(0..<all.count)
+        #expect(all.isEmpty && all.invariantViolation() == nil)
+        #expect(Array(kept) == rows)
+
+        var fromFront = kept
+        while !fromFront.isEmpty { fromFront.removeSubrange(0..<Swift.min(37, fromFront.count)) }
+        #expect(fromFront.invariantViolation() == nil)
+
+        var fromMiddle = kept
+        var model = rows
+        while !model.isEmpty {
+            let middle = model.count / 2
+            let range = middle..<Swift.min(model.count, middle + 53)
+            fromMiddle.removeSubrange(range)
+            model.removeSubrange(range)
+            #expect(fromMiddle.invariantViolation() == nil)
+        }
+        #expect(fromMiddle.isEmpty)
+
+        var cleared = kept
+        cleared.removeAll()
+        #expect(cleared.isEmpty && Array(kept) == rows)
+    }
+
+    @Test("a held version is unchanged by every kind of edit of a copy")
+    func persistence() {
+        let original = RowStorage(0..<10_000)
+        var copy = original
+        #expect(copy.sharesStorage(with: original))
+        copy.append(10_000)
+        copy.insert(-1, at: 5_000)
+        copy[42] = 0
+        copy.removeSubrange(100..<200)
+        copy.replaceSubrange(7_000..<7_010, with: [1, 2, 3])
+        #expect(!copy.sharesStorage(with: original))
+        #expect(Array(original) == Array(0..<10_000))
+        var model = Array(0..<10_000)
+        model.append(10_000)
+        model.insert(-1, at: 5_000)
+        model[42] = 0
+        model.removeSubrange(100..<200)
+        model.replaceSubrange(7_000..<7_010, with: [1, 2, 3])
+        #expect(Array(copy) == model)
+    }
+
+    @Test("equality, hashing and printing follow the elements")
+    func conformances() {
+        let a: RowStorage = [1, 2, 3]
+        var b = RowStorage([1, 2])
+        #expect(a != b)
+        b.append(3)
+        #expect(a == b)
+        #expect(!a.sharesStorage(with: b))
+        #expect(a.hashValue == b.hashValue)
+        #expect(Set([a, b]).count == 1)
+        #expect(a.description == "[1, 2, 3]")
+        #expect(RowStorage(["x"]).debugDescription == "RowStorage([\"x\"])")
+    }
+
+    @Test("mutable-collection algorithms work in place")
+    func mutableCollection() {
+        var storage = RowStorage((0..<3_000).reversed())
+        let before = storage
+        storage.sort()
+        #expect(Array(storage) == Array(0..<3_000))
+        #expect(Array(before) == Array((0..<3_000).reversed()))
+        storage.swapAt(0, 2_999)
+        #expect(storage[0] == 2_999 && storage[2_999] == 0)
+        storage[10..<20] = storage[20..<30]
+        #expect(Array(storage[10..<20]) == Array(20..<30))
+        storage.replaceSubrange(0..<10, with: [5])
+        #expect(storage.count == 2_991)
+    }
+
+    @Test("copying into a shorter buffer resumes iteration where it stopped")
+    func partialCopy() {
+        let storage = RowStorage(0..<1_000)
+        let buffer = UnsafeMutableBufferPointer<Int>.allocate(capacity: 300)
+        defer { buffer.deallocate() }
+        var (iterator, copied) = storage._copyContents(initializing: buffer)
+        #expect(copied == 300)
+        #expect(Array(buffer) == Array(0..<300))
+        var rest: [Int] = []
+        while let element = iterator.next() { rest.append(element) }
+        #expect(rest == Array(300..<1_000))
+        var chunks = 0
+        var total = 0
+        storage.withChunks { chunk in
+            chunks += 1
+            total += chunk.count
+        }
+        #expect(total == 1_000 && chunks == 8)
+    }
+}
