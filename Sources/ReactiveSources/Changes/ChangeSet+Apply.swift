@@ -149,7 +149,7 @@ extension SnapshotSection {
             case .placeholder(let value): placeholder = value
             }
         }
-        self.objects = objects
+        self.objects = RowStorage(objects)
         self.placeholder = placeholder
         return true
     }

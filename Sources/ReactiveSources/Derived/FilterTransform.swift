@@ -16,16 +16,16 @@ final class FilterTransform<Object: Hashable & Sendable>: RowTransform {
         predicate.withLock { $0 = isIncluded }
     }
 
-    func build(_ parent: [Object]) -> (objects: [Object], state: RankedBits) {
+    func build(_ parent: RowStorage<Object>) -> (objects: RowStorage<Object>, state: RankedBits) {
         let isIncluded = predicate.withLock { $0 }
         let bits = parent.map(isIncluded)
         var objects: [Object] = []
         for (object, kept) in zip(parent, bits) where kept { objects.append(object) }
-        return (objects, RankedBits(bits))
+        return (RowStorage(objects), RankedBits(bits))
     }
 
     func follow(
-        _ edits: ParentChanges.Edits, old: [Object], new: [Object], objects: inout [Object], state bits: inout RankedBits
+        _ edits: ParentChanges.Edits, old: RowStorage<Object>, new: RowStorage<Object>, objects: inout RowStorage<Object>, state bits: inout RankedBits
     ) -> OwnEdits {
         let isIncluded = predicate.withLock { $0 }
         var own = OwnEdits()

@@ -6,13 +6,13 @@ final class MapTransform<Base: Hashable & Sendable, Object: Hashable & Sendable>
         self.transform = transform
     }
 
-    func build(_ parent: [Base]) -> (objects: [Object], state: Void) {
-        (parent.map(transform), ())
+    func build(_ parent: RowStorage<Base>) -> (objects: RowStorage<Object>, state: Void) {
+        (RowStorage(parent.lazy.map(transform)), ())
     }
 
     /// O(k) transforms and O(k) edits of `objects` (plus the storage's cost per edit).
     func follow(
-        _ edits: ParentChanges.Edits, old: [Base], new: [Base], objects: inout [Object], state: inout Void
+        _ edits: ParentChanges.Edits, old: RowStorage<Base>, new: RowStorage<Base>, objects: inout RowStorage<Object>, state: inout Void
     ) -> OwnEdits {
         var own = OwnEdits()
         for (oldItem, newItem) in edits.updated {
@@ -32,7 +32,7 @@ final class MapTransform<Base: Hashable & Sendable, Object: Hashable & Sendable>
 /// Batch edits of an object list, in runs, as a table view applies them.
 enum RowEditing {
     /// Removes the elements at `items` (ascending, unique).
-    static func remove<Element>(_ items: [Int], from list: inout [Element]) {
+    static func remove<Element>(_ items: [Int], from list: inout RowStorage<Element>) {
         var end = items.count
         while end > 0 {
             let last = items[end - 1]
@@ -47,7 +47,7 @@ enum RowEditing {
     }
 
     /// Inserts `values` at their new indexes (ascending, unique), after the removals.
-    static func insert<Element>(_ values: [(Int, Element)], into list: inout [Element]) {
+    static func insert<Element>(_ values: [(Int, Element)], into list: inout RowStorage<Element>) {
         var start = 0
         while start < values.count {
             let first = values[start].0

@@ -10,13 +10,13 @@ protocol RowTransform: AnyObject, Sendable {
     associatedtype SectionState
 
     /// One section's objects and state, from the parent's objects.
-    func build(_ parent: [Base]) -> (objects: [Object], state: SectionState)
+    func build(_ parent: RowStorage<Base>) -> (objects: RowStorage<Object>, state: SectionState)
 
     /// Follows one section's `edits` (parent indexes; `old` and `new` are the parent's
     /// objects before and after), updating `objects` and `state`, and says what it did in
     /// its own indexes. Cost: O(edits · log n) for every transform of the package.
     func follow(
-        _ edits: ParentChanges.Edits, old: [Base], new: [Base], objects: inout [Object], state: inout SectionState
+        _ edits: ParentChanges.Edits, old: RowStorage<Base>, new: RowStorage<Base>, objects: inout RowStorage<Object>, state: inout SectionState
     ) -> OwnEdits
 
     /// The parent item shown at own `item`, if the transform can tell cheaply.

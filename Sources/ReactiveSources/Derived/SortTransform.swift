@@ -17,16 +17,16 @@ final class SortTransform<Object: Hashable & Sendable>: RowTransform {
         comparator.withLock { $0 = areInIncreasingOrder }
     }
 
-    func build(_ parent: [Object]) -> (objects: [Object], state: Void) {
+    func build(_ parent: RowStorage<Object>) -> (objects: RowStorage<Object>, state: Void) {
         let less = comparator.withLock { $0 }
         let sorted = parent.enumerated().sorted { lhs, rhs in
             less(lhs.element, rhs.element) || (!less(rhs.element, lhs.element) && lhs.offset < rhs.offset)
         }
-        return (sorted.map(\.element), ())
+        return (RowStorage(sorted.lazy.map(\.element)), ())
     }
 
     func follow(
-        _ edits: ParentChanges.Edits, old: [Object], new: [Object], objects: inout [Object], state: inout Void
+        _ edits: ParentChanges.Edits, old: RowStorage<Object>, new: RowStorage<Object>, objects: inout RowStorage<Object>, state: inout Void
     ) -> OwnEdits {
         let less = comparator.withLock { $0 }
         var own = OwnEdits()
@@ -84,7 +84,7 @@ final class SortTransform<Object: Hashable & Sendable>: RowTransform {
 
     func parentItem(ofOwn item: Int, state: Void) -> Int? { nil }
 
-    static func lowerBound(of value: Object, in objects: [Object], _ less: (Object, Object) -> Bool) -> Int {
+    static func lowerBound(of value: Object, in objects: RowStorage<Object>, _ less: (Object, Object) -> Bool) -> Int {
         var low = 0
         var high = objects.count
         while low < high {
@@ -94,7 +94,7 @@ final class SortTransform<Object: Hashable & Sendable>: RowTransform {
         return low
     }
 
-    static func upperBound(of value: Object, in objects: [Object], _ less: (Object, Object) -> Bool) -> Int {
+    static func upperBound(of value: Object, in objects: RowStorage<Object>, _ less: (Object, Object) -> Bool) -> Int {
         var low = 0
         var high = objects.count
         while low < high {

@@ -8,17 +8,23 @@ public struct SnapshotSection<Object: Hashable & Sendable>: Hashable, Sendable {
     public var id: String
     /// The title shown for the section, if any.
     public var title: String?
-    /// The objects, in row order.
-    public var objects: [Object]
+    /// The objects, in row order, in storage that versions cheaply: a snapshot kept by an
+    /// observer does not make the source's next edit copy every object (see ``RowStorage``).
+    public var objects: RowStorage<Object>
     /// The trailing placeholder row, if any.
     public var placeholder: Placeholder?
 
     /// Creates a section. `id` defaults to `title` (or "" when untitled).
-    public init(id: String? = nil, title: String? = nil, objects: [Object] = [], placeholder: Placeholder? = nil) {
+    public init(id: String? = nil, title: String? = nil, objects: RowStorage<Object> = [], placeholder: Placeholder? = nil) {
         self.id = id ?? title ?? ""
         self.title = title
         self.objects = objects
         self.placeholder = placeholder
+    }
+
+    /// Creates a section holding `objects` (copied into row storage, O(n)).
+    public init<Objects: Sequence<Object>>(id: String? = nil, title: String? = nil, objects: Objects, placeholder: Placeholder? = nil) {
+        self.init(id: id, title: title, objects: RowStorage(objects), placeholder: placeholder)
     }
 
     /// Number of rows: objects plus the placeholder row, if any.

@@ -162,7 +162,7 @@ public final class Selection<Object: Hashable & Sendable>: Sendable {
         for (index, section) in snapshot.sections.enumerated() {
             guard let objects = chosen[section.id], !objects.isEmpty else { continue }
             let wanted = Set(objects)
-            let inRowOrder = section.objects.filter(wanted.contains)
+            let inRowOrder = Array(section.objects.filter(wanted.contains))
             if !inRowOrder.isEmpty { result[index] = inRowOrder }
         }
         return result

@@ -409,7 +409,7 @@ final class InterleavingRun {
         // happen in one batch, the finisher event last).
         _ = await pulse.wait {
             let paging = source.pagination.value
-            return events.count >= expected.count && source.snapshot.sections[0].objects == content && paging.loadedPages == loadedPages
+            return events.count >= expected.count && Array(source.snapshot.sections[0].objects) == content && paging.loadedPages == loadedPages
                 && paging.hasMorePages == hasMore && paging.isLoadingNextPage == loading && (paging.nextPageError != nil) == failed
                 && source.loadState.value.isFetching == fetching
         }

@@ -307,7 +307,7 @@ final class RemoteRun {
         let events = self.events
         let source = self.source
         if !(await pulse.wait {
-            events.count >= expected.count && source.snapshot.sections[0].objects == content
+            events.count >= expected.count && Array(source.snapshot.sections[0].objects) == content
                 && source.loadState.value.isFetching == fetching
         }) {
             fail("timed out waiting for the expected state")

@@ -156,7 +156,7 @@ struct SourceStressTests {
             // A child's write may return before the Multi's observer of it has run (when that
             // observer is busy on another thread: documented), so the composition is awaited.
             await eventually("multi composed") {
-                multi.snapshot.sections.map(\.objects) == [paginated.allObjects, remote.allObjects, simple.allObjects]
+                multi.snapshot.sections.map { Array($0.objects) } == [paginated.allObjects, remote.allObjects, simple.allObjects]
             }
             #expect(derivedCount.value == 30 + 3 + simple.allObjects.count)
             #expect(mapped.allObjects == ["R1", "R2", "R3"])

@@ -105,10 +105,10 @@ struct IdentityTableTests {
 /// The table's calls with an identity closure, as `SeenIdentities.keys` makes them.
 private extension IdentityTable {
     func insertNewKeys<Object, Identity: Hashable>(_ objects: [Object], after shown: ArraySlice<Object>, identity: (Object) -> Identity) -> [Object] {
-        insertNew(objects, after: shown, hash: { $0.combine(identity($1)) }, same: { identity($0) == identity($1) })
+        insertNew(objects, after: RowStorage(shown)[...], hash: { $0.combine(identity($1)) }, same: { identity($0) == identity($1) })
     }
 
     func dropFirstKeys<Object, Identity: Hashable>(_ dropped: Int, of shown: [Object], identity: (Object) -> Identity) {
-        dropFirst(dropped, of: shown, hash: { $0.combine(identity($1)) })
+        dropFirst(dropped, of: RowStorage(shown), hash: { $0.combine(identity($1)) })
     }
 }

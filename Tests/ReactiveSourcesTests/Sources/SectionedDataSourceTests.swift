@@ -14,7 +14,7 @@ struct SectionedDataSourceTests {
         let child = SimpleDataSource(name: "people", objects: ["ant", "bee", "asp", "cat", "bat"])
         let sectioned = SectionedDataSource(child: child, key: { String($0.prefix(1)) })
         #expect(sectioned.snapshot.sections.map(\.title) == ["a", "b", "c"])
-        #expect(sectioned.snapshot.sections.map(\.objects) == [["ant", "asp"], ["bee", "bat"], ["cat"]])
+        #expect(sectioned.snapshot.sections.map { Array($0.objects) } == [["ant", "asp"], ["bee", "bat"], ["cat"]])
     }
 
     @Test func sortedSectionsAndObjects() {
@@ -42,7 +42,7 @@ struct SectionedDataSourceTests {
         fetcher.calls[0].deliver(["avocado", "cherry"])
         // Wait for the observer, not a pull read: the writing thread may still be delivering.
         await eventually("second batch observed") { seen.values.last?.snapshot.objectCount == 4 }
-        #expect(sectioned.snapshot.sections.map(\.objects) == [["apple", "avocado"], ["banana"], ["cherry"]])
+        #expect(sectioned.snapshot.sections.map { Array($0.objects) } == [["apple", "avocado"], ["banana"], ["cherry"]])
         let last = seen.values.last!
         #expect(last.changes.insertedRows == [RowPath(item: 1, section: 0)])
         #expect(last.changes.insertedSections == [2])
@@ -88,7 +88,7 @@ struct SectionedDataSourceTests {
             #expect(new.changes.applied(to: old.snapshot, valuesFrom: new.snapshot) == new.snapshot)
         }
         let expected = Dictionary(grouping: child.objects, by: { $0 % 7 })
-        #expect(sectioned.snapshot.sections.map(\.objects) == expected.keys.sorted().map { expected[$0]! })
+        #expect(sectioned.snapshot.sections.map { Array($0.objects) } == expected.keys.sorted().map { expected[$0]! })
     }
 
     /// `Int` keys take a path of their own (compiled for `Int`); it, and the generic path with
@@ -106,10 +106,10 @@ struct SectionedDataSourceTests {
             let byInt = SectionedDataSource(child: child, key: { $0 % keyCount - keyCount / 2 }, sectionOrder: intOrder)
             let byWrapped = SectionedDataSource(child: child, key: { Wrapped(value: $0 % keyCount - keyCount / 2) }, sectionOrder: wrappedOrder)
             #expect(byInt.snapshot.sections.count == keyCount)
-            #expect(byInt.snapshot.sections.map(\.objects) == byWrapped.snapshot.sections.map(\.objects))
+            #expect(byInt.snapshot.sections.map { Array($0.objects) } == byWrapped.snapshot.sections.map { Array($0.objects) })
             #expect(byInt.snapshot.sections.map(\.title) == byInt.snapshot.sections.map { String($0.objects[0] % keyCount - keyCount / 2) })
             child.append([5_003 + keyCount])
-            #expect(byInt.snapshot.sections.map(\.objects) == byWrapped.snapshot.sections.map(\.objects))
+            #expect(byInt.snapshot.sections.map { Array($0.objects) } == byWrapped.snapshot.sections.map { Array($0.objects) })
         }
         let stringOrders: [(SectionOrder<String>, SectionOrder<Wrapped>)] = [(.ascending, .ascending), (.firstAppearance, .firstAppearance)]
         for (stringOrder, wrappedOrder) in stringOrders {
@@ -118,7 +118,7 @@ struct SectionedDataSourceTests {
             let byString = SectionedDataSource(child: child, key: { "k" + String(1_000 + $0 % keyCount) }, sectionOrder: stringOrder)
             let byWrapped = SectionedDataSource(child: child, key: { Wrapped(value: 1_000 + $0 % keyCount) }, sectionOrder: wrappedOrder)
             #expect(byString.snapshot.sections.count == keyCount)
-            #expect(byString.snapshot.sections.map(\.objects) == byWrapped.snapshot.sections.map(\.objects))
+            #expect(byString.snapshot.sections.map { Array($0.objects) } == byWrapped.snapshot.sections.map { Array($0.objects) })
             #expect(byString.snapshot.sections.map(\.title) == byString.snapshot.sections.map { "k" + String(1_000 + $0.objects[0] % keyCount) })
         }
     }
@@ -137,13 +137,13 @@ struct SectionedDataSourceTests {
 
         let sorted = SectionedDataSource(child: multi, key: key, sectionOrder: .descending)
         #expect(sorted.snapshot.sections.map(\.title) == expected.keys.sorted(by: >).map { String(describing: $0) })
-        #expect(sorted.snapshot.sections.map(\.objects) == expected.keys.sorted(by: >).map { expected[$0]! })
+        #expect(sorted.snapshot.sections.map { Array($0.objects) } == expected.keys.sorted(by: >).map { expected[$0]! })
 
         var firstSeen: [Int] = []
         for object in all where !firstSeen.contains(key(object)) { firstSeen.append(key(object)) }
         let unsorted = SectionedDataSource(child: multi, key: key)
         #expect(unsorted.snapshot.sections.map(\.title) == firstSeen.map { String(describing: $0) })
-        #expect(unsorted.snapshot.sections.map(\.objects) == firstSeen.map { expected[$0]! })
+        #expect(unsorted.snapshot.sections.map { Array($0.objects) } == firstSeen.map { expected[$0]! })
         #expect(unsorted.snapshot.path(of: all[4_321]) != nil)
     }
 

@@ -158,33 +158,30 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
                 current.snapshot.sections.replaceSubrange(range, with: spliced)
             } else {
                 Self.update(
-                    &current.snapshot.sections[offset], at: offset, to: childSections, placeholder: newPlaceholder,
-                    objectsChanged: record.version != update.version,
-                    changes: translatable ? changes : nil, oldPlaceholder: record.composedPlaceholder
+                    &current.snapshot.sections[offset], to: childSections, placeholder: newPlaceholder,
+                    objectsChanged: record.version != update.version
                 )
             }
             current.advance(changes)
         }
     }
 
-    /// Brings a flattened child's composed section (at `index`) up to date in place: the
-    /// child's row change (`changes`, composed indexes) applied to the section's own objects
-    /// when it can be, in O(size of the change) and without sharing the child's array, so
-    /// that neither side copies on the next append; the child's objects otherwise.
+    /// Brings a flattened child's composed section up to date: it shares the child's row
+    /// storage (O(1); neither side copies rows on the next edit), or, for a child with
+    /// several sections, holds their objects concatenated (O(that child's size)).
     @inlinable
     static func update(
-        _ section: inout SnapshotSection<Object>, at index: Int, to childSections: [SnapshotSection<Object>], placeholder: Placeholder?,
-        objectsChanged: Bool, changes: ChangeSet?, oldPlaceholder: Placeholder?
+        _ section: inout SnapshotSection<Object>, to childSections: [SnapshotSection<Object>], placeholder: Placeholder?,
+        objectsChanged: Bool
     ) {
-        defer { section.placeholder = placeholder }
-        if !objectsChanged { return }
-        if let changes, childSections.count == 1, changes.applyRows(
-            ofSection: index, to: &section.objects, valuesFrom: childSections[0].objects,
-            oldPlaceholder: oldPlaceholder != nil, newPlaceholder: placeholder != nil
-        ) {
-            return
-        }
-        section.objects = childSections.count == 1 ? childSections[0].objects : childSections.flatMap(\.objects)
+        section.placeholder = placeholder
+        if objectsChanged { section.objects = flattenedObjects(childSections) }
+    }
+
+    /// The objects of `childSections`, one after the other.
+    @inlinable
+    static func flattenedObjects(_ childSections: [SnapshotSection<Object>]) -> RowStorage<Object> {
+        childSections.count == 1 ? childSections[0].objects : RowStorage(childSections.lazy.flatMap(\.objects))
     }
 
     /// The sections a child contributes: one flattened section, or its own sections
@@ -215,7 +212,7 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
     static func flattened(_ childSections: [SnapshotSection<Object>], placeholder: Placeholder?, name: String, index: Int) -> SnapshotSection<Object> {
         SnapshotSection(
             id: String(index), title: name,
-            objects: childSections.count == 1 ? childSections[0].objects : childSections.flatMap(\.objects),
+            objects: flattenedObjects(childSections),
             placeholder: placeholder
         )
     }

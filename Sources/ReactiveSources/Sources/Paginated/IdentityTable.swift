@@ -111,7 +111,7 @@ final class IdentityTable {
     /// a sixth of the check's instructions.
     @inlinable @inline(__always)
     func insertNew<Object>(
-        _ objects: [Object], after shown: ArraySlice<Object>, hash: (inout Hasher, Object) -> Void, same: (Object, Object) -> Bool
+        _ objects: [Object], after shown: Slice<RowStorage<Object>>, hash: (inout Hasher, Object) -> Void, same: (Object, Object) -> Bool
     ) -> [Object] {
         reserve(objects.count)
         // Locals, not the stored properties, inside the loop: no exclusivity check per object
@@ -163,7 +163,7 @@ final class IdentityTable {
     /// ``insertNew(_:after:hash:same:)``), which the caller is about to remove; positions
     /// then count from the object after them. A `dropped` outside `0...shown.count` is clamped.
     @inlinable
-    func dropFirst<Object>(_ dropped: Int, of shown: [Object], hash: (inout Hasher, Object) -> Void) {
+    func dropFirst<Object>(_ dropped: Int, of shown: RowStorage<Object>, hash: (inout Hasher, Object) -> Void) {
         let dropped = min(max(0, dropped), shown.count)
         let mask = capacity - 1
         for index in 0..<dropped {

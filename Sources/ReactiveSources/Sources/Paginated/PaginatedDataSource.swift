@@ -234,7 +234,7 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
             state.nextPage = .idle
         }
         var next = engine.snapshot
-        next.sections[0].objects = objects
+        next.sections[0].objects = RowStorage(objects)
         book.placeholder = placeholder(refreshing: false, objectCount: objects.count, finished: true)
         next.sections[0].placeholder = book.placeholder
         engine.replace(with: next)

@@ -12,27 +12,27 @@ final class SeenIdentities<Object: Hashable & Sendable>: @unchecked Sendable {
     /// The objects of a page (the third argument) whose identity is not in the shown
     /// objects (the first) after the first `n` (the second, which the caller drops) nor
     /// earlier in the page, in order; records them as appended.
-    let insertNew: ([Object], Int, [Object]) -> [Object]
+    let insertNew: (RowStorage<Object>, Int, [Object]) -> [Object]
     /// Appends the objects `insertNew` returned to the shown objects.
-    let append: (inout [Object], [Object]) -> Void
+    let append: (inout RowStorage<Object>, [Object]) -> Void
     /// Forgets the first `n` (the first argument) of the shown objects (the second), before
     /// the caller removes them.
-    let dropFirst: (Int, [Object]) -> Void
+    let dropFirst: (Int, RowStorage<Object>) -> Void
     /// Forgets every identity (before the shown objects are replaced).
     let removeAll: () -> Void
 
     /// The shown objects left once the first `dropped` go (`dropped` clamped to
     /// `0...shown.count`).
     @inlinable
-    static func remaining(_ shown: [Object], afterDropping dropped: Int) -> ArraySlice<Object> {
+    static func remaining(_ shown: RowStorage<Object>, afterDropping dropped: Int) -> Slice<RowStorage<Object>> {
         shown[min(max(0, dropped), shown.count)...]
     }
 
     @usableFromInline
     init(
-        insertNew: @escaping ([Object], Int, [Object]) -> [Object],
-        append: @escaping (inout [Object], [Object]) -> Void,
-        dropFirst: @escaping (Int, [Object]) -> Void,
+        insertNew: @escaping (RowStorage<Object>, Int, [Object]) -> [Object],
+        append: @escaping (inout RowStorage<Object>, [Object]) -> Void,
+        dropFirst: @escaping (Int, RowStorage<Object>) -> Void,
         removeAll: @escaping () -> Void
     ) {
         self.insertNew = insertNew

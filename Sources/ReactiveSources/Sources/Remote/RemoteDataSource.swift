@@ -114,7 +114,7 @@ public final class RemoteDataSource<Object: Hashable & Sendable>: DataSource {
     private static func apply(_ batch: [Object], isFirst: Bool, to engine: SourceEngine<Object>, placeholders: PlaceholderOptions) {
         if isFirst {
             var next = engine.snapshot
-            next.sections[0].objects = batch
+            next.sections[0].objects = RowStorage(batch)
             next.sections[0].placeholder = batch.isEmpty && placeholders.contains(.loading) ? .loading : nil
             engine.replace(with: next)
         } else {

@@ -42,7 +42,7 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
 
     /// The objects the child appended, when its update is exactly "k objects appended at the
     /// end of its last section, placeholder unchanged or gone".
-    private func appendedObjects(from old: SnapshotUpdate<Object>, to new: SnapshotUpdate<Object>) -> ArraySlice<Object>? {
+    private func appendedObjects(from old: SnapshotUpdate<Object>, to new: SnapshotUpdate<Object>) -> Slice<RowStorage<Object>>? {
         guard objectOrder == nil, new.version == old.version &+ 1 else { return nil }
         let changes = new.changes
         guard changes.touchesOnlyRows, changes.movedRows.isEmpty, changes.updatedRows.isEmpty else { return nil }
@@ -62,7 +62,7 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
     }
 
     /// Appends objects to their sections (creating new ones as needed). O(k + sections).
-    private func append(_ objects: ArraySlice<Object>, to previous: SnapshotUpdate<Object>) -> SnapshotUpdate<Object> {
+    private func append(_ objects: Slice<RowStorage<Object>>, to previous: SnapshotUpdate<Object>) -> SnapshotUpdate<Object> {
         var sections = previous.snapshot.sections
         let oldSectionCount = sections.count
         var oldCounts: [Int: Int] = [:]
@@ -185,13 +185,13 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
     private func number(_ snapshot: Snapshot<Object>, into groupOf: UnsafeMutablePointer<UInt32>, by record: (Object) -> Int) {
         var position = 0
         for section in snapshot.sections {
-            section.objects.withUnsafeBufferPointer { objects in
+            section.objects.withChunks { objects in
                 guard let base = objects.baseAddress else { return }
                 for offset in 0..<objects.count {
                     groupOf[position + offset] = UInt32(record(base[offset]))
                 }
+                position += objects.count
             }
-            position += section.objects.count
         }
     }
 

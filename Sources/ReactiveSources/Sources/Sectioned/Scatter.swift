@@ -24,15 +24,15 @@ func scatter<Object: Hashable & Sendable>(
     func copyObjects() {
         var position = 0
         for section in sections {
-            section.objects.withUnsafeBufferPointer { objects in
+            section.objects.withChunks { objects in
                 guard let base = objects.baseAddress else { return }
                 for offset in 0..<objects.count {
                     let group = Int(groupOf[position + offset])
                     next[group].initialize(to: base[offset])
                     next[group] += 1
                 }
+                position += objects.count
             }
-            position += section.objects.count
         }
     }
 

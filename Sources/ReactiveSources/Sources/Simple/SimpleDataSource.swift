@@ -38,13 +38,13 @@ public final class SimpleDataSource<Object: Hashable & Sendable>: DataSource {
     }
 
     /// The objects, in order.
-    public var objects: [Object] { engine.snapshot.sections[0].objects }
+    public var objects: [Object] { Array(engine.snapshot.sections[0].objects) }
 
     /// Replaces all objects; the change set is computed by diffing.
     public func replaceObjects(with objects: [Object]) {
         engine.locked {
             var next = engine.snapshot
-            next.sections[0].objects = objects
+            next.sections[0].objects = RowStorage(objects)
             engine.replace(with: next)
         }
     }
