@@ -197,8 +197,9 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
             }
             if sections.isEmpty { sections = [SnapshotSection(id: "\(index)", title: name)] }
             let last = sections.count - 1
-            if sections[last].placeholder == nil && sections.allSatisfy({ $0.objects.isEmpty }) {
-                sections[last].placeholder = statusPlaceholder(for: state)
+            if sections[last].placeholder == nil {
+                sections[last].placeholder = sections.allSatisfy({ $0.objects.isEmpty })
+                    ? statusPlaceholder(for: state) : errorPlaceholder(for: state)
             }
             return sections
         }
@@ -222,6 +223,7 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
     @inlinable
     static func flattenedPlaceholder(of childSections: [SnapshotSection<Object>], last: Placeholder?, state: LoadState) -> Placeholder? {
         if let last { return last }
+        if let error = errorPlaceholder(for: state) { return error }
         for index in 0..<childSections.count where childSections[index].objects.count > 0 { return nil }
         return statusPlaceholder(for: state)
     }
@@ -232,6 +234,15 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
     static func lastPlaceholder(of sections: [SnapshotSection<Object>]) -> Placeholder? {
         let count = sections.count
         return count == 0 ? nil : sections[count - 1].placeholder
+    }
+
+    /// The error row shown under a child's objects when its last fetch failed (not cancelled)
+    /// and the child shows no placeholder of its own: a failed refresh keeps the objects and
+    /// says so.
+    @usableFromInline
+    static func errorPlaceholder(for state: LoadState) -> Placeholder? {
+        if case .failed(let error) = state.status, !error.isCancellation { return .error(message: error.message) }
+        return nil
     }
 
     /// The placeholder shown for a child with no objects and no placeholder of its own.

@@ -29,7 +29,8 @@ import Signals
 /// - **Stable sections.** In the default mode every child always occupies exactly one
 ///   section (its objects, flattened if it has several sections), so later sections never
 ///   shift while children load. A child that is loading with nothing to show gets a
-///   ``Placeholder/loading`` row; a failed child gets a ``Placeholder/error(message:)`` row
+///   ``Placeholder/loading`` row; a failed child (its last fetch failed, not cancelled) gets a ``Placeholder/error(message:)`` row
+///   under whatever objects it kept, unless it shows a placeholder of its own,
 ///   in its own section, and the others are unaffected. With `splicesChildSections`, each
 ///   child's own sections are spliced in instead (a child then occupies as many sections as
 ///   it has, at least one).
