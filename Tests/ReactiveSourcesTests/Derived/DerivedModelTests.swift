@@ -54,6 +54,23 @@ struct DerivedModelTests {
         }
     }
 
+    /// `items` grouped by `key` (sections in order of first appearance, or sorted), each
+    /// section in parent order or stably sorted by `order`, flattened.
+    static func grouped(_ items: [Item], by key: (Item) -> Int, sortKeys: Bool = false, order: ((Item, Item) -> Bool)? = nil) -> [Item] {
+        var keys: [Int] = []
+        var groups: [Int: [Item]] = [:]
+        for item in items {
+            if groups[key(item)] == nil { keys.append(key(item)) }
+            groups[key(item), default: []].append(item)
+        }
+        if sortKeys { keys.sort() }
+        return keys.flatMap { key in
+            let group = groups[key]!
+            guard let order else { return group }
+            return group.enumerated().sorted { order($0.element, $1.element) || (!order($1.element, $0.element) && $0.offset < $1.offset) }.map(\.element)
+        }
+    }
+
     /// One random sequence; the first problem found, or `nil`.
     static func run(_ random: inout SplitMix64, steps: Int) -> String? {
         var nextID = 0
@@ -74,6 +91,13 @@ struct DerivedModelTests {
                 $0.map { Item(id: $0.id, value: $0.value + 1) }.filter(keep).sorted(by: order)
             }),
             Checked("sorted.filter", parent.sorted(by: order).filter(keep), model: { $0.sorted(by: order).filter(keep) }),
+            Checked("sectioned", SectionedDataSource(child: parent, key: { $0.value % 4 }), model: { grouped($0, by: { $0.value % 4 }) }),
+            Checked("sectioned ascending, ordered", SectionedDataSource(child: parent, key: { $0.value % 5 }, sectionOrder: .ascending, objectOrder: { $0.value > $1.value }), model: {
+                grouped($0, by: { $0.value % 5 }, sortKeys: true, order: { $0.value > $1.value })
+            }),
+            Checked("filter.sectioned.map", SectionedDataSource(child: parent.filter(keep), key: { $0.value % 3 }).map { $0 }, model: {
+                grouped($0.filter(keep), by: { $0.value % 3 })
+            }),
         ]
         for step in 0..<steps {
             let count = parent.objects.count

@@ -215,3 +215,35 @@ struct SkippedVersionTests {
         #expect(source.updates.value.changes(since: source.updates.value.version - 10)?.insertedRows.count == 10)
     }
 }
+
+@Suite("Sectioned follows every kind of edit")
+struct IncrementalSectionedTests {
+    struct Item: Hashable, Sendable, Identifiable {
+        var id: Int
+        var value: Int
+    }
+
+    @Test func insertsRemovalsAndEditsCallTheKeyOnlyForTheRowsThatChanged() throws {
+        let parent = SimpleDataSource(objects: (0..<1_000).map { Item(id: $0, value: $0) })
+        let calls = DerivedSourceTests.Counter()
+        let sectioned = SectionedDataSource(child: parent, key: { (item: Item) -> Int in
+            calls.increment()
+            return item.value % 10
+        })
+        let seen = Recorder<(Snapshot<Item>, ChangeSet)>()
+        let subscription = sectioned.observeChanges { seen.append(($0, $1)) }
+        defer { subscription.cancel() }
+        calls.reset()
+        try parent.insert([Item(id: 5_000, value: 3)], at: 500)
+        _ = try parent.remove(at: 10)
+        try parent.replace(at: 20, with: Item(id: 21, value: 25))
+        #expect(calls.value < 12, "the key is called for the rows that changed, not for all 1,000 (\(calls.value))")
+        let updates = seen.values
+        for (old, new) in zip(updates, updates.dropFirst()) {
+            #expect(new.1.applied(to: old.0, valuesFrom: new.0) == new.0)
+        }
+        let last = try #require(updates.last)
+        #expect(last.1.movedRows.count == 1, "an edit that changes the key moves the row to its new section")
+        #expect(last.1.updatedRows == last.1.movedRows.map(\.to))
+    }
+}

@@ -13,9 +13,12 @@ import Signals
 ///   appears in the child's objects; or sorted by key. Within a section, objects keep the
 ///   child's order unless `objectOrder` is given (then sorted, stably).
 /// - **Derived and incremental.** The snapshot is a derived `Signals` property and updates by
-///   itself whenever the child publishes, partial loads included. When the child only
-///   appended k objects (its usual partial load) and no object order is set, the update
-///   costs O(k + sections); any other change regroups everything (O(n)) and diffs.
+///   itself whenever the child publishes, partial loads included. A child edit of k rows
+///   (appends, inserts, removals, moves, edits; coalesced updates composed) costs
+///   O(k log² n + sections log sections): each row's place in its section is found by binary
+///   search over order labels. An edit that changes the key of an object moves its row to
+///   the new section (a move and an update). The child adding, removing or moving sections,
+///   becoming empty or non-empty, regroups everything (O(n)) and diffs.
 /// - **Lifecycle.** Load state and load events are the child's own; `fetchData()` and
 ///   `cancelFetch()` go to the child.
 /// - **Placeholders.** While the child has no objects, its placeholder row (loading, no
@@ -42,7 +45,7 @@ public final class SectionedDataSource<Object: Hashable & Sendable, Key: Hashabl
     ) {
         self.name = name
         self.child = child
-        let grouper = Grouper(child: child, key: key, title: title, sectionOrder: sectionOrder, objectOrder: objectOrder)
+        let grouper = Grouper(parent: child, key: key, title: title, sectionOrder: sectionOrder, objectOrder: objectOrder)
         updates = Property(reducing: SnapshotUpdate(snapshot: Snapshot()), equals: { $0.version == $1.version }, grouper.group)
     }
 
