@@ -96,7 +96,7 @@ func report(_ source: PaginatedDataSource<Item>) {
     if let error = state.nextPageError {
         // HTTP errors are typed: read the status code rather than the message (which
         // names the URL, and so the server's random port).
-        if case .status(let code, _, _)? = error.underlying as? HTTPFetchError {
+        if case .httpStatus(let code, _, _, _) = error {
             nextPage = "failed with HTTP \(code)"
         } else {
             nextPage = "failed"

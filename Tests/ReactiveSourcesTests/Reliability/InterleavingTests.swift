@@ -518,8 +518,8 @@ final class InterleavingRun {
             case 1: failure = .success(HTTPResponse(statusCode: 404, body: Data(), url: url))
             case 2: failure = .success(HTTPResponse(statusCode: 200, body: Data("<html>".utf8), url: url))
             case 3: failure = .success(HTTPResponse(statusCode: 200, body: Data("{\"items\":[{\"id\":\"x\",\"request\":\(id)}]}".utf8), url: url))
-            case 4: failure = .failure(HTTPFetchError.connectionFailed(url: url, reason: "connection refused"))
-            default: failure = .failure(HTTPFetchError.timeout(url: url, seconds: 1))
+            case 4: failure = .failure(DataSourceError.transport(.refused, url: url))
+            default: failure = .failure(DataSourceError.transport(.timeout(seconds: 1), url: url))
             }
             return (failure, nil, nil)
         }

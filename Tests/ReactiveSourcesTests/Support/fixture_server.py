@@ -31,7 +31,8 @@ Routes (all GET unless noted; every data route honours the /_script queue):
   POST /_script?tag=T                  JSON list of actions applied to the next data requests
                                         whose query has tag=T, one per request, in order:
                                         {"delay_ms": 200} | {"status": 500, "body": "boom"} |
-                                        {"body": "raw text"} | {"drop": true} (close, no reply)
+                                        {"body": "raw text"} | {"drop": true} (close, no reply);
+                                        a status or body action may add "headers": {"Name": "value"}
 """
 import json
 import math
@@ -156,7 +157,8 @@ class Handler(BaseHTTPRequestHandler):
                 pass
             return
         if "status" in action or "body" in action:
-            self.reply(int(action.get("status", 200)), action.get("body", ""), "application/json")
+            self.reply(int(action.get("status", 200)), action.get("body", ""), "application/json",
+                       headers=action.get("headers"))
             return self.update(index, completed=True)
         try:
             self.route(path, query)

@@ -23,13 +23,13 @@ public struct PageNumberPaging: PagingStrategy {
     /// The dotted key paths of the response scalars this strategy reads (see ``PagingStrategy``).
     public var scalarKeyPaths: [String] { [keys.page, keys.pageSize, keys.numberOfPages, keys.totalCount] }
 
-    /// Puts `token` into `request` (see ``PagingStrategy``). Throws ``HTTPFetchError/unsupportedPage(reason:)`` for a token kind this strategy does not use.
+    /// Puts `token` into `request` (see ``PagingStrategy``). Throws ``DataSourceError/invalidRequest(reason:)`` for a token kind this strategy does not use.
     public func prepare(_ request: inout PageRequest, for token: PageToken) throws {
         let number: Int
         switch token {
         case .first: number = firstPage
         case .number(let value): number = value
-        case .cursor, .url: throw HTTPFetchError.unsupportedPage(reason: "page-number paging cannot fetch \(token)")
+        case .cursor, .url: throw DataSourceError.invalidRequest(reason: "page-number paging cannot fetch \(token)")
         }
         var parameters = [(name: keys.pageParameter, value: String(number))]
         if let pageSize { parameters.append((keys.pageSizeParameter, String(pageSize))) }

@@ -13,7 +13,7 @@ public protocol PagingStrategy: Sendable {
     var scalarKeyPaths: [String] { get }
 
     /// Adapts `request` to ask for the page named by `token`. Throws
-    /// ``HTTPFetchError/unsupportedPage(reason:)`` for a token kind it does not use.
+    /// ``DataSourceError/invalidRequest(reason:)`` for a token kind it does not use.
     func prepare(_ request: inout PageRequest, for token: PageToken) throws
 
     /// What `response` (which carried `objectCount` objects) says about the collection,
