@@ -16,7 +16,8 @@ struct DataSourceErrorTests {
         let source = RemoteDataSource(
             fetcher: HTTPCollectionFetcher<FixtureItem>(
                 configuration: configuration, apiPath: path, queryItems: [URLQueryItem(name: "tag", value: tag)], keyPath: keyPath
-            )
+            ),
+            retry: .none
         )
         source.fetchData()
         await source.settled()

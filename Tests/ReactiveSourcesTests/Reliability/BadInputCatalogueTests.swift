@@ -309,7 +309,9 @@ extension BadInputCase {
             configuration: configuration, apiPath: "items", queryItems: query,
             keyPath: "items", paging: PageNumberPaging(pageSize: pageSize)
         )
-        return PaginatedDataSource(name: "Feed", fetcher: fetcher, placeholders: .all, identity: { AnyHashable($0.id) })
+        return PaginatedDataSource(
+            name: "Feed", fetcher: fetcher, placeholders: .all, identity: { AnyHashable($0.id) }, retry: .none, nextPageRetry: .none
+        )
     }
 
     static func ids<Source: DataSource>(_ source: Source) -> [String] {
@@ -460,7 +462,7 @@ extension BadInputCase {
 
     /// Runs a remote source over `good` then `bad`; checks the failed fetch's bookkeeping.
     static func secondFetchFails<Object: Hashable & Sendable>(good: some Fetcher<Object>, bad: some Fetcher<Object>) async -> Observed {
-        let source = RemoteDataSource(name: "remote", fetcher: SwitchingFetcher(first: good, then: bad), placeholders: .all)
+        let source = RemoteDataSource(name: "remote", fetcher: SwitchingFetcher(first: good, then: bad), placeholders: .all, retry: .none)
         let log = EventLog(source)
         source.fetchData()
         await log.waitForFinishers(1)

@@ -248,7 +248,7 @@ final class InterleavingRun {
         let fetcher = HTTPPageFetcher<TaggedItem>(
             configuration: configuration, apiPath: "feed", keyPath: "items", paging: PageNumberPaging(pageSize: 4)
         )
-        source = PaginatedDataSource(name: "feed", fetcher: fetcher, identity: { AnyHashable($0.id) })
+        source = PaginatedDataSource(name: "feed", fetcher: fetcher, identity: { AnyHashable($0.id) }, retry: .none, nextPageRetry: .none)
         derived = source.snapshots.map { $0.objectCount }
         let events = self.events
         let appeared = self.appeared

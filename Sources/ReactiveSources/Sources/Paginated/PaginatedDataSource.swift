@@ -28,6 +28,11 @@ import Signals
 /// - `maxPages`: when set, the oldest pages are dropped as new ones arrive, before the new
 ///   page is checked for duplicates (an object that was only on a dropped page comes back).
 /// - `cancelFetch()` cancels both the refresh and the next-page load in flight.
+/// - Retry: each direction has its policy (``retry`` for the first page, ``nextPageRetry``
+///   for later pages; ``RetryPolicy/default`` unless given, ``RetryPolicy/none`` opts out).
+///   A retryable failure is tried again after the policy's wait, shown meanwhile by
+///   ``LoadState/retry`` (first page) or ``PaginationState/retry`` (next page); the load stays
+///   in flight and `cancelFetch()` ends the wait at once, sending nothing more.
 /// - Where the fetcher runs: `fetchData()` and ``fetchNextPage()`` run it on the calling
 ///   thread until it first suspends (an HTTP fetcher has handed its request to URLSession
 ///   when they return), then on the global concurrent executor: no thread hop before the
@@ -57,6 +62,10 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
     public let prefetchDistance: Int
     /// The most pages kept, or `nil` for no limit.
     public let maxPages: Int?
+    /// When a failed first page (a refresh) is tried again.
+    public let retry: RetryPolicy
+    /// When a failed next page is tried again.
+    public let nextPageRetry: RetryPolicy
     private let fetcher: any PageFetcher<Object>
     /// The identities shown (for dropping duplicates); touched only under the engine lock.
     private let seen: SeenIdentities<Object>
@@ -76,11 +85,13 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
         placeholders: PlaceholderOptions = .default,
         prefetchDistance: Int = 0,
         maxPages: Int? = nil,
-        identity: (@Sendable (Object) -> AnyHashable)? = nil
+        identity: (@Sendable (Object) -> AnyHashable)? = nil,
+        retry: RetryPolicy = .default,
+        nextPageRetry: RetryPolicy = .default
     ) {
         self.init(
             name: name, fetcher: fetcher, placeholders: placeholders, prefetchDistance: prefetchDistance,
-            maxPages: maxPages, seen: identity.map { .keys($0) } ?? .objects()
+            maxPages: maxPages, seen: identity.map { .keys($0) } ?? .objects(), retry: retry, nextPageRetry: nextPageRetry
         )
     }
 
@@ -91,8 +102,12 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
         placeholders: PlaceholderOptions,
         prefetchDistance: Int,
         maxPages: Int?,
-        seen: SeenIdentities<Object>
+        seen: SeenIdentities<Object>,
+        retry: RetryPolicy,
+        nextPageRetry: RetryPolicy
     ) {
+        self.retry = retry
+        self.nextPageRetry = nextPageRetry
         self.name = name
         self.fetcher = fetcher
         self.placeholders = placeholders
@@ -125,13 +140,16 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
     /// Refreshes from the first page (see the type's documentation).
     public func fetchData() {
         let fetcher = self.fetcher
+        let retry = self.retry
         let fetch = engine.begin(prepare: {
             cancelNextPage()
             showPlaceholder(placeholder(refreshing: true))
         }, start: { _ in nil })
         engine.start(fetch) { [weak self] in
             do {
-                let page = try await fetcher.fetchPage(.first)
+                let page = try await retry.run({ try await fetcher.fetchPage(.first) }, willWait: { status in
+                    self?.engine.ifCurrent(fetch) { self?.engine.loadState.modify { $0.retry = status } } ?? false
+                })
                 try Task.checkCancellation()
                 guard let self else { return }
                 self.engine.finish(fetch) { self.applyFirst(page) }
@@ -184,11 +202,14 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
     /// each page requested while it delivers the previous one (see ``fetchNextPage()``).
     private func startNextPages(from token: PageToken, sequence: UInt64, loader: PageLoader) -> Task<Void, Never> {
         let fetcher = self.fetcher
+        let retry = nextPageRetry
         return ImmediateTask.start { [weak self] in
             var next: NextPageLoad? = (token, sequence)
             while let (token, sequence) = next {
                 do {
-                    let page = try await fetcher.fetchPage(token)
+                    let page = try await retry.run({ try await fetcher.fetchPage(token) }, willWait: { status in
+                        self?.showNextPageRetry(status, sequence: sequence) ?? false
+                    })
                     try Task.checkCancellation()
                     next = self?.applyNext(page, sequence: sequence, loader: loader)
                 } catch {
@@ -232,6 +253,7 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
             state.loadedPages = 1
             state.hasMorePages = Self.hasMore(after: page)
             state.nextPage = .idle
+            state.retry = nil
         }
         var next = engine.snapshot
         next.sections[0].objects = objects
@@ -256,6 +278,7 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
             state.loadedPages += 1
             state.hasMorePages = Self.hasMore(after: page)
             state.nextPage = .idle
+            state.retry = nil
             // The page limit drops the oldest pages first, so an object they held may come
             // back in the new page.
             var dropped = 0
@@ -308,12 +331,22 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
         return seen.insertNew(shown, dropped, page.objects)
     }
 
+    /// Shows that next-page load `sequence` waits to try again; returns whether it is current.
+    private func showNextPageRetry(_ status: RetryStatus, sequence: UInt64) -> Bool {
+        engine.locked {
+            guard sequence == book.sequence, paginationState.value.isLoadingNextPage else { return false }
+            paginationState.modify { $0.retry = status }
+            return true
+        }
+    }
+
     private func failNext(_ error: DataSourceError, sequence: UInt64) {
         engine.locked {
             guard sequence == book.sequence, paginationState.value.isLoadingNextPage else { return }
             book.loader = nil
             var state = paginationState.value
             state.nextPage = error.isCancellation ? .idle : .failed(error)
+            state.retry = nil
             showPlaceholder(placeholder(refreshing: false, state: state))
             paginationState.value = state
         }
@@ -323,8 +356,11 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
         book.loader?.cancel()
         book.loader = nil
         book.sequence &+= 1
-        if paginationState.value.nextPage != .idle {
-            paginationState.modify { $0.nextPage = .idle }
+        if paginationState.value.nextPage != .idle || paginationState.value.retry != nil {
+            paginationState.modify {
+                $0.nextPage = .idle
+                $0.retry = nil
+            }
         }
     }
 
@@ -435,11 +471,13 @@ extension PaginatedDataSource where Object: Identifiable, Object.ID: Sendable {
         fetcher: some PageFetcher<Object>,
         placeholders: PlaceholderOptions = .default,
         prefetchDistance: Int = 0,
-        maxPages: Int? = nil
+        maxPages: Int? = nil,
+        retry: RetryPolicy = .default,
+        nextPageRetry: RetryPolicy = .default
     ) {
         self.init(
             name: name, fetcher: fetcher, placeholders: placeholders, prefetchDistance: prefetchDistance,
-            maxPages: maxPages, seen: .keys { $0.id }
+            maxPages: maxPages, seen: .keys { $0.id }, retry: retry, nextPageRetry: nextPageRetry
         )
     }
 }

@@ -20,6 +20,9 @@ public struct PaginationState: Sendable, Equatable {
     public var hasMorePages = false
     /// The next-page load.
     public var nextPage: NextPage = .idle
+    /// The retry the next-page load waits for or runs (see ``RetryPolicy``), from the failure
+    /// until the page lands or the load ends; `nil` otherwise.
+    public var retry: RetryStatus?
 
     /// The state before anything was fetched.
     public init() {}
