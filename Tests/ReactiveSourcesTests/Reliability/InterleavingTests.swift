@@ -380,11 +380,13 @@ final class InterleavingRun {
             model.next = nil
             if let items {
                 stats.nextPagesApplied += 1
-                model.content += unique(items)
+                let fresh = unique(items)
+                model.content += fresh
                 model.appliedPages.insert(page)
                 model.loadedPages += 1
                 model.nextToken = Self.nextPage(after: page, count: items.count, pages: pages)
-                model.hasMore = model.nextToken != nil
+                // A page that adds no object by identity ends paging (PagingEnd.noNewObjects).
+                model.hasMore = model.nextToken != nil && !fresh.isEmpty
             } else {
                 stats.nextPagesFailed += 1
                 model.nextFailed = true

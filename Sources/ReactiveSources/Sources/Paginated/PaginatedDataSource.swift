@@ -14,8 +14,13 @@ import Signals
 /// - ``willDisplayRow(at:)`` fetches the next page when the displayed row is within
 ///   `prefetchDistance` rows of the last object (default 0: the last object, or the
 ///   trailing placeholder). It does not retry a failed page; call ``fetchNextPage()``.
-/// - `hasMorePages` becomes false as soon as a page comes back with no objects, the fetcher
-///   returns no next token, or the current page reaches the known number of pages.
+/// - Paging always ends: `hasMorePages` becomes false, with the reason in
+///   ``PaginationState/end``, when the server says the page was the last (no next token, a
+///   has-more key that is false, or the page count reached: ``PagingEnd/lastPage``), when a
+///   page comes back with no objects, even in the middle of a declared page count
+///   (``PagingEnd/emptyPage``), when a page repeats the previous page object for object
+///   (``PagingEnd/repeatedPage``), or when every object of a page is already shown, by
+///   identity (``PagingEnd/noNewObjects``). A refresh starts over.
 /// - Placeholders: a trailing ``Placeholder/loadingMore`` row while more pages exist; with
 ///   no objects, loading / no-results / error rows as ``PlaceholderOptions`` say; with
 ///   `.errors`, a failed next page shows an error row after the objects.
@@ -71,7 +76,7 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
     private let seen: SeenIdentities<Object>
     private let engine: SourceEngine<Object>
     private let paginationState = MutableProperty(PaginationState())
-    private let book = PageBook()
+    private let book = PageBook<Object>()
 
     /// Creates a paginated source. Nothing is fetched until `fetchData()`.
     /// A negative `prefetchDistance` is treated as 0; a `maxPages` below 1 as 1.
@@ -248,10 +253,13 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
         let objects = seen.insertNew([], 0, page.objects)
         book.pageCounts = [objects.count]
         book.next = page.next
+        let end = Self.end(after: page, newObjects: objects.count, previous: nil)
+        book.lastPage = end == nil ? page.objects : []
         paginationState.modify { state in
             state.info = page.info
             state.loadedPages = 1
-            state.hasMorePages = Self.hasMore(after: page)
+            state.end = end
+            state.hasMorePages = end == nil
             state.nextPage = .idle
             state.retry = nil
         }
@@ -276,7 +284,6 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
             // waits for the page load to end (reading, not observing) then sees the page.
             state.info = page.info
             state.loadedPages += 1
-            state.hasMorePages = Self.hasMore(after: page)
             state.nextPage = .idle
             state.retry = nil
             // The page limit drops the oldest pages first, so an object they held may come
@@ -289,6 +296,9 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
             }
             let fresh = newObjects(of: page, droppingFirst: dropped)
             book.pageCounts.append(fresh.count)
+            state.end = Self.end(after: page, newObjects: fresh.count, previous: book.lastPage)
+            state.hasMorePages = state.end == nil
+            book.lastPage = state.end == nil ? page.objects : []
             let newPlaceholder = placeholder(refreshing: false, objectCount: book.objectCount, state: state)
             let oldPlaceholder = book.placeholder
             book.placeholder = newPlaceholder
@@ -364,10 +374,15 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
         }
     }
 
-    private static func hasMore(after page: Page<Object>) -> Bool {
-        guard page.objects.count > 0, page.next != nil else { return false }
-        if let current = page.info.page, let pages = page.info.numberOfPages, current >= pages { return false }
-        return true
+    /// Why paging ends after `page`, which added `newObjects` objects and followed the page
+    /// `previous` (`nil` for the first page), or `nil` if another page can be fetched.
+    private static func end(after page: Page<Object>, newObjects: Int, previous: [Object]?) -> PagingEnd? {
+        if page.objects.isEmpty { return .emptyPage }
+        if let previous, previous == page.objects { return .repeatedPage }
+        if newObjects == 0 { return .noNewObjects }
+        if page.next == nil || page.info.hasMore == false { return .lastPage }
+        if let current = page.info.page, let pages = page.info.numberOfPages, current >= pages { return .lastPage }
+        return nil
     }
 
     /// Shows `placeholder` after the objects, publishing only if it changes. Reads the row
@@ -418,8 +433,11 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
 typealias NextPageLoad = (token: PageToken, sequence: UInt64)
 
 /// The paginated source's bookkeeping, touched only under its engine's lock.
-final class PageBook: @unchecked Sendable {
+final class PageBook<Object: Sendable & Equatable>: @unchecked Sendable {
     var next: PageToken?
+    /// The objects of the last page applied, as received (to see a page repeated); empty
+    /// once paging has ended.
+    var lastPage: [Object] = []
     var pageCounts: [Int] = [] {
         didSet { objectCount = pageCounts.reduce(0, +) }
     }

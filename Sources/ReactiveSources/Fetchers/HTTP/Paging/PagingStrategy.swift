@@ -57,6 +57,17 @@ public struct PageResponse: Sendable {
         self.scalars = scalars
     }
 
+    /// A boolean at `keyPath` (`true`/`false`, or the numbers 1/0), or `nil` when missing or
+    /// ill-typed.
+    public func flag(at keyPath: String) -> Bool? {
+        switch scalars[keyPath] {
+        case .bool(let value)?: value
+        case .integer(0)?: false
+        case .integer(1)?: true
+        default: nil
+        }
+    }
+
     /// A whole, non-negative number at `keyPath`, or `nil` when missing, ill-typed (a
     /// string, a fraction, `null`) or negative.
     public func count(at keyPath: String) -> Int? {
