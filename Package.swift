@@ -12,6 +12,8 @@ let package = Package(
     products: [
         .library(name: "Signals", targets: ["Signals"]),
         .library(name: "ReactiveSources", targets: ["ReactiveSources"]),
+        // Test support for users of the library: a manual clock for virtual time.
+        .library(name: "ReactiveSourcesTesting", targets: ["ReactiveSourcesTesting"]),
         // For standalone scripts (Playground-scripts/run.sh): `swift -lReactiveSourcesKit`.
         .library(name: "ReactiveSourcesKit", type: .dynamic, targets: ["Signals", "ReactiveSources"]),
         .executable(name: "reactive-demo", targets: ["reactive-demo"]),
@@ -19,6 +21,7 @@ let package = Package(
     targets: [
         .target(name: "Signals", swiftSettings: strict),
         .target(name: "ReactiveSources", dependencies: ["Signals"], swiftSettings: strict),
+        .target(name: "ReactiveSourcesTesting", swiftSettings: strict),
         .executableTarget(
             name: "reactive-demo",
             dependencies: ["Signals", "ReactiveSources"],
@@ -29,7 +32,7 @@ let package = Package(
         .testTarget(name: "ReactiveDemoTests", dependencies: ["reactive-demo", "ReactiveSources"], swiftSettings: strict),
         .testTarget(
             name: "ReactiveSourcesTests",
-            dependencies: ["ReactiveSources"],
+            dependencies: ["ReactiveSources", "ReactiveSourcesTesting"],
             exclude: ["Support/fixture_server.py"],
             swiftSettings: strict
         ),

@@ -96,7 +96,7 @@ func report(_ source: PaginatedDataSource<Item>) {
     if let error = state.nextPageError {
         // HTTP errors are typed: read the status code rather than the message (which
         // names the URL, and so the server's random port).
-        if case .status(let code, _, _)? = error.underlying as? HTTPFetchError {
+        if case .httpStatus(let code, _, _, _) = error {
             nextPage = "failed with HTTP \(code)"
         } else {
             nextPage = "failed"
@@ -135,7 +135,12 @@ let fetcher = HTTPPageFetcher<Item>(
 
 // Rows are items (an item already shown is never repeated, by id), then a trailing
 // placeholder row: "loading more" while pages remain, an error row if a page failed.
-let items = PaginatedDataSource(name: "Items", fetcher: fetcher, placeholders: .all, identity: { $0.id })
+// A next page that fails with a 5xx, a 429 or a transport error is tried once more after
+// up to 0.1 s (the default policy tries 4 times, waiting up to 0.5 s, 1 s, 2 s).
+let items = PaginatedDataSource(
+    name: "Items", fetcher: fetcher, placeholders: .all, identity: { $0.id },
+    nextPageRetry: RetryPolicy(maxAttempts: 2, initialDelay: .milliseconds(100))
+)
 items.fetchData()                    // a refresh: loads page 1
 // END README
 
@@ -148,8 +153,8 @@ items.willDisplayRow(at: RowPath(row: 9, section: 0))
 await pageSettled(items)
 report(items)
 
-print("== the server fails the next request with 503")
-try await server.script(tag: "tour", #"[{"status": 503, "body": "maintenance"}]"#)
+print("== the server fails the next two requests with 503: one retry, then the page fails")
+try await server.script(tag: "tour", #"[{"status": 503, "body": "maintenance"}, {"status": 503, "body": "maintenance"}]"#)
 items.fetchNextPage()
 await pageSettled(items)
 report(items)

@@ -1,14 +1,21 @@
 import Foundation
 
-/// A fetcher whose batches are another fetcher's batches with each element transformed.
+/// A fetcher whose batches are another fetcher's batches with each element transformed
+/// (``Fetcher/map(_:)``), or transformed and filtered (``Fetcher/compactMap(_:)``).
 public struct MappedFetcher<Base: Fetcher, Object: Sendable>: Fetcher {
     private let base: Base
-    private let transform: @Sendable (Base.Object) throws -> Object
+    private let transform: @Sendable ([Base.Object]) throws -> [Object]
 
     /// Creates a fetcher applying `transform` to every element `base` delivers. An error
     /// thrown by `transform` stops the base fetch (by cancelling it) and ends the fetch with
     /// that error; the failing batch is not delivered.
     public init(_ base: Base, transform: @escaping @Sendable (Base.Object) throws -> Object) {
+        self.base = base
+        self.transform = { try $0.map(transform) }
+    }
+
+    /// A fetcher delivering `transform` of each batch (same batch count, in order).
+    init(_ base: Base, batches transform: @escaping @Sendable ([Base.Object]) throws -> [Object]) {
         self.base = base
         self.transform = transform
     }
@@ -21,7 +28,7 @@ public struct MappedFetcher<Base: Fetcher, Object: Sendable>: Fetcher {
             try await base.fetch(into: FetchSink { batch in
                 guard results.firstError == nil else { return }
                 do {
-                    await sink.deliver(try batch.map(transform))
+                    await sink.deliver(try transform(batch))
                 } catch {
                     results.record(error)
                     withUnsafeCurrentTask { $0?.cancel() }
@@ -38,6 +45,13 @@ extension Fetcher {
     /// Maps every fetched element with `transform` (for example JSON models to view models).
     public func map<Mapped: Sendable>(_ transform: @escaping @Sendable (Object) throws -> Mapped) -> MappedFetcher<Self, Mapped> {
         MappedFetcher(self, transform: transform)
+    }
+
+    /// Maps every fetched element with `transform` and drops those it maps to `nil` (for
+    /// example models a view cannot show). A batch whose elements are all dropped is still
+    /// delivered, empty. O(batch) per batch; an error thrown stops the fetch as for `map`.
+    public func compactMap<Mapped: Sendable>(_ transform: @escaping @Sendable (Object) throws -> Mapped?) -> MappedFetcher<Self, Mapped> {
+        MappedFetcher(self, batches: { try $0.compactMap(transform) })
     }
 }
 

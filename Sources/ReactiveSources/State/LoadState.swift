@@ -7,6 +7,9 @@ public struct LoadState: Sendable, Equatable {
     public private(set) var status: FetchStatus = .idle
     /// What a view should show.
     public private(set) var content: ContentState = .initial
+    /// The retry the fetch in flight waits for or runs (see ``RetryPolicy``), from the failure
+    /// until the fetch delivers a batch or ends; `nil` otherwise. Any event clears it.
+    public internal(set) var retry: RetryStatus?
 
     /// The state of a source that never fetched.
     public init() {}
@@ -30,6 +33,7 @@ public struct LoadState: Sendable, Equatable {
         case .didFail(let error): next.status = .failed(error)
         }
         next.content = content.applying(event, hasContent: hasContent)
+        next.retry = nil
         return next
     }
 }

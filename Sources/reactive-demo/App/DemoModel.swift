@@ -60,7 +60,10 @@ final class DemoModel: Sendable {
             paging: PageNumberPaging(keys: keys, pageSize: options.pageSize)
         )
         feedFetcher = fetcher
-        feed = PaginatedDataSource(name: "Feed", fetcher: fetcher, placeholders: .all, identity: { AnyHashable($0.id) })
+        // No automatic retry: the demo shows each injected failure and retries by hand (n).
+        feed = PaginatedDataSource(
+            name: "Feed", fetcher: fetcher, placeholders: .all, identity: { AnyHashable($0.id) }, retry: .none, nextPageRetry: .none
+        )
 
         let photoInterval = Duration.milliseconds(max(1, options.latencyMilliseconds / 2))
         let photoFetcher = AsyncSequenceFetcher { PhotoStream.stream(interval: photoInterval) }

@@ -63,14 +63,14 @@ struct FileLinesFetcherTests {
     @Test func aMissingFileIsATypedErrorNamingThePath() async {
         let path = "/nonexistent/\(UUID().uuidString).txt"
         let result = await run(FileLinesFetcher(path: path))
-        #expect(result.error as? FileFetchError == .notFound(path: path))
-        #expect((result.error as? FileFetchError)?.description.contains(path) == true)
+        #expect(result.error as? DataSourceError == .file(.notFound(path: path)))
+        #expect((result.error as? DataSourceError)?.description.contains(path) == true)
     }
 
     @Test func aDirectoryIsUnreadable() async throws {
         let directory = try TemporaryDirectory()
         let result = await run(FileLinesFetcher(url: directory.url))
-        guard case .unreadable(let path, _)? = result.error as? FileFetchError else {
+        guard case .file(.unreadable(let path, _))? = result.error as? DataSourceError else {
             Issue.record("expected unreadable, got \(String(describing: result.error))")
             return
         }
@@ -84,7 +84,7 @@ struct FileLinesFetcherTests {
         bytes.append(contentsOf: Data(" tail\n".utf8))
         let file = try directory.file("bad.txt", bytes)
         let result = await run(FileLinesFetcher(url: file, batchSize: 1))
-        #expect(result.error as? FileFetchError == .invalidUTF8(path: file.path, byteOffset: 9))
+        #expect(result.error as? DataSourceError == .file(.invalidUTF8(path: file.path, byteOffset: 9)))
         #expect(result.batches == [["good"]])
 
         let source = RemoteDataSource(name: "Bad", fetcher: FileLinesFetcher(url: file, batchSize: 1), placeholders: [.loading, .errors])
@@ -139,7 +139,7 @@ struct CustomFetcherTests {
         source.fetchData()
         await log.waitForFinishers(1)
         #expect(source.allObjects == [1])
-        #expect(log.values.last == .didFail(.failed(TestFailure("camera unplugged"))))
+        #expect(log.values.last == .didFail(.other(TestFailure("camera unplugged"))))
     }
 
     @Test func closureFetcherAndJust() async {

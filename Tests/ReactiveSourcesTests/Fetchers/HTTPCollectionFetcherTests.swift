@@ -57,20 +57,20 @@ struct HTTPCollectionFetcherTests {
     @Test(arguments: [401, 404, 500, 503])
     func nonSuccessStatusesAreTypedWithCodeAndExcerpt(code: Int) async {
         let result = await run(fetcher("status/\(code)"))
-        guard case .status(let status, let url, let excerpt)? = result.error as? HTTPFetchError else {
+        guard case .httpStatus(let status, let url, let excerpt, _)? = result.error as? DataSourceError else {
             Issue.record("expected a status error, got \(String(describing: result.error))")
             return
         }
         #expect(status == code)
         #expect(url.path == "/status/\(code)")
         #expect(excerpt.contains("the fixture server says no"))
-        #expect((result.error as? HTTPFetchError)?.description.contains("HTTP \(code)") == true)
+        #expect((result.error as? DataSourceError)?.description.contains("HTTP \(code)") == true)
     }
 
     @Test(arguments: ["malformed", "truncated"])
     func bodiesThatAreNotJSONAreTyped(path: String) async {
         let result = await run(fetcher(path))
-        guard case .notJSON(_, let excerpt)? = result.error as? HTTPFetchError else {
+        guard case .decoding(let failure)? = result.error as? DataSourceError, case .notJSON(let excerpt) = failure.problem else {
             Issue.record("expected notJSON, got \(String(describing: result.error))")
             return
         }
@@ -79,25 +79,29 @@ struct HTTPCollectionFetcherTests {
 
     @Test func aMissingKeyPathNamesThePath() async {
         let result = await run(fetcher("nested", keyPath: "data.things"))
-        #expect(result.error as? HTTPFetchError == .keyPathNotFound(keyPath: "data.things", missingAt: "things", url: server.baseURL.appendingPathComponent("nested")))
-        #expect((result.error as? HTTPFetchError)?.description.contains("'data.things'") == true)
+        #expect(result.error as? DataSourceError == .decoding(DecodingFailure(
+            url: server.baseURL.appendingPathComponent("nested"), keyPath: "data.things", problem: .keyPathNotFound(missingAt: "things")
+        )))
+        #expect((result.error as? DataSourceError)?.description.contains("'data.things'") == true)
     }
 
     @Test func anElementThatDoesNotDecodeNamesItsIndex() async {
         let result = await run(fetcher("wrong-types"))
-        guard case .elementDecoding(let index, let keyPath, let reason, _)? = result.error as? HTTPFetchError else {
+        guard case .decoding(let failure)? = result.error as? DataSourceError,
+              case .invalidElement(let index?, let codingPath, let reason) = failure.problem else {
             Issue.record("expected elementDecoding, got \(String(describing: result.error))")
             return
         }
         #expect(index == 1)
-        #expect(keyPath == "items")
-        #expect(reason.contains("id"))
+        #expect(failure.keyPath == "items")
+        #expect(codingPath == "items.1.id")
+        #expect(reason == "expected Int")
         #expect(result.batches.isEmpty, "nothing is delivered from a response that does not decode")
     }
 
     @Test func slowResponsesTimeOut() async {
         let result = await run(fetcher("slow", query: [URLQueryItem(name: "ms", value: "3000")], timeout: 0.3))
-        guard case .timeout(_, let seconds)? = result.error as? HTTPFetchError else {
+        guard case .transport(.timeout(let seconds), _)? = result.error as? DataSourceError else {
             Issue.record("expected timeout, got \(String(describing: result.error))")
             return
         }
@@ -111,7 +115,7 @@ struct HTTPCollectionFetcherTests {
             apiPath: "items"
         )
         let result = await run(fetcher)
-        guard case .connectionFailed(let url, _)? = result.error as? HTTPFetchError else {
+        guard case .transport(.refused, let url)? = result.error as? DataSourceError else {
             Issue.record("expected connectionFailed, got \(String(describing: result.error))")
             return
         }
@@ -124,7 +128,7 @@ struct HTTPCollectionFetcherTests {
             apiPath: "items"
         )
         let result = await run(fetcher)
-        guard case .invalidRequest? = result.error as? HTTPFetchError else {
+        guard case .invalidRequest? = result.error as? DataSourceError else {
             Issue.record("expected invalidRequest, got \(String(describing: result.error))")
             return
         }

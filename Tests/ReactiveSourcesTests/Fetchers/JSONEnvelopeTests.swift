@@ -14,12 +14,13 @@ struct JSONEnvelopeTests {
         )
     }
 
-    func error(_ json: String, items: String, scalars: [String] = []) -> HTTPFetchError? {
+    func error(_ json: String, items: String, scalars: [String] = []) -> DecodingFailure? {
         do {
             _ = try decode(json, items: items, scalars: scalars)
             return nil
         } catch {
-            return error as? HTTPFetchError
+            guard case .decoding(let failure)? = error as? DataSourceError else { return nil }
+            return failure
         }
     }
 
@@ -54,8 +55,8 @@ struct JSONEnvelopeTests {
 
     @Test func aMissingKeyPathNamesTheFirstComponentThatIsAbsentOrUnderANonObject() {
         func missing(_ json: String, _ items: String) -> String? {
-            guard case .keyPathNotFound(let keyPath, let at, _)? = error(json, items: items, scalars: ["page"]) else { return nil }
-            #expect(keyPath == items)
+            guard let failure = error(json, items: items, scalars: ["page"]), case .keyPathNotFound(let at) = failure.problem else { return nil }
+            #expect(failure.keyPath == items)
             return at
         }
         #expect(missing(#"{"data": {"items": []}}"#, "data.things") == "things")
@@ -70,35 +71,36 @@ struct JSONEnvelopeTests {
     }
 
     @Test func anElementThatDoesNotDecodeNamesItsIndexAndPath() {
-        guard case .elementDecoding(let index, let keyPath, let reason, _)? = error(
+        guard let failure = error(
             #"{"data": {"items": [{"id": 1, "title": "a"}, {"id": "two", "title": "b"}]}}"#, items: "data.items", scalars: ["data.page"]
-        ) else {
+        ), case .invalidElement(let index, let codingPath, let reason) = failure.problem else {
             Issue.record("expected elementDecoding")
             return
         }
         #expect(index == 1)
-        #expect(keyPath == "data.items")
-        #expect(reason == "expected Int at 'data.items.1.id'")
-        guard case .elementDecoding(0, _, let single, _)? = error(#"{"items": "nope"}"#, items: "items") else {
+        #expect(failure.keyPath == "data.items")
+        #expect(codingPath == "data.items.1.id" && reason == "expected Int")
+        #expect(failure.message.hasSuffix("does not decode: expected Int at 'data.items.1.id'."))
+        guard case .invalidElement(0, _, let single)? = error(#"{"items": "nope"}"#, items: "items")?.problem else {
             Issue.record("a string at the key path is element 0 failing")
             return
         }
         #expect(!single.isEmpty)
-        guard case .elementDecoding(0, _, let missingKey, _)? = error(#"{"item": {"id": 1}}"#, items: "item") else {
+        guard case .invalidElement(0, let missingAt, let missingKey)? = error(#"{"item": {"id": 1}}"#, items: "item")?.problem else {
             Issue.record("a single object that does not decode is element 0")
             return
         }
-        #expect(missingKey == "missing key 'title' at 'item'")
+        #expect(missingKey == "missing key 'title'" && missingAt == "item")
     }
 
     @Test(arguments: ["", "nope", #"{"items": [}"#, #"{"items": [{"id": 1, "title": "cut"#])
     func bodiesThatAreNotJSONAreTyped(body: String) {
-        guard case .notJSON(let errorURL, let excerpt)? = error(body, items: "items", scalars: ["page"]) else {
+        guard let failure = error(body, items: "items", scalars: ["page"]), case .notJSON(let excerpt) = failure.problem else {
             Issue.record("expected notJSON for \(body)")
             return
         }
-        #expect(errorURL == url)
-        #expect(excerpt == HTTPFetchError.excerpt(of: Data(body.utf8)))
+        #expect(failure.url == url)
+        #expect(excerpt == DataSourceError.excerpt(of: Data(body.utf8)))
     }
 }
 

@@ -21,7 +21,7 @@ struct PaginatedHTTPTests {
         let fetcher = HTTPPageFetcher<FixtureItem>(
             configuration: server.configuration(timeout: timeout), apiPath: path, queryItems: query, keyPath: keyPath, paging: paging
         )
-        return PaginatedDataSource(name: "Feed", fetcher: fetcher, identity: { AnyHashable($0.id) })
+        return PaginatedDataSource(name: "Feed", fetcher: fetcher, identity: { AnyHashable($0.id) }, retry: .none, nextPageRetry: .none)
     }
 
     func waitIdle(_ source: PaginatedDataSource<FixtureItem>) async {

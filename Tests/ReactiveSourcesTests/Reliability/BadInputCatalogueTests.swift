@@ -25,8 +25,7 @@ struct BadInputCatalogueTests {
                 Issue.record("\(entry.name): expected one of \(caseNames), got no error")
                 return
             }
-            let underlying = (error as? DataSourceError)?.underlying ?? error
-            #expect(caseNames.contains(caseName(of: underlying)), "\(entry.name): expected \(caseNames), got \(caseName(of: underlying)): \(underlying)")
+            #expect(caseNames.contains(caseName(of: error)), "\(entry.name): expected \(caseNames), got \(caseName(of: error)): \(error)")
             let message = (error as? DataSourceError)?.message ?? String(describing: error)
             #expect(!message.isEmpty && !message.contains("Error Domain") && !message.contains("(null)"), "\(entry.name): message \(message)")
             for fragment in fragments {
@@ -53,11 +52,42 @@ struct BadInputCatalogueTests {
     }
 }
 
-/// `Type.case` of an error (the enum case label for errors with payloads).
+/// The case of a `DataSourceError` (and of its nested failure), found by switching over it
+/// as a user would: `transport.timeout`, `httpStatus`, `decoding.notJSON`, `file.notFound`...
+/// Other errors are named `Type.case` (the enum case label for errors with payloads).
 func caseName(of error: any Error) -> String {
-    let type = String(describing: Swift.type(of: error))
-    if let label = Mirror(reflecting: error).children.first?.label { return "\(type).\(label)" }
-    return "\(type).\(error)"
+    guard let error = error as? DataSourceError else {
+        let type = String(describing: Swift.type(of: error))
+        if let label = Mirror(reflecting: error).children.first?.label { return "\(type).\(label)" }
+        return "\(type).\(error)"
+    }
+    switch error {
+    case .cancelled: return "cancelled"
+    case .transport(let failure, _):
+        switch failure {
+        case .offline: return "transport.offline"
+        case .timeout: return "transport.timeout"
+        case .refused: return "transport.refused"
+        case .unknownHost: return "transport.unknownHost"
+        case .connectionLost: return "transport.connectionLost"
+        case .other: return "transport.other"
+        }
+    case .httpStatus: return "httpStatus"
+    case .decoding(let failure):
+        switch failure.problem {
+        case .notJSON: return "decoding.notJSON"
+        case .keyPathNotFound: return "decoding.keyPathNotFound"
+        case .invalidElement: return "decoding.invalidElement"
+        }
+    case .invalidRequest: return "invalidRequest"
+    case .file(let failure):
+        switch failure {
+        case .notFound: return "file.notFound"
+        case .unreadable: return "file.unreadable"
+        case .invalidUTF8: return "file.invalidUTF8"
+        }
+    case .other: return "other"
+    }
 }
 
 /// What a case saw.
@@ -95,45 +125,45 @@ extension BadInputCase {
     /// A refresh of a paginated source (page 1 loaded) gets a bad response.
     static let refreshes: [BadInputCase] = [
         .refresh("malformed JSON body", ["body": "<html>this is not json</html>"],
-                 expect: "HTTPFetchError.notJSON", ["not valid JSON", "/items", "<html>"]),
+                 expect: "decoding.notJSON", ["not valid JSON", "/items", "<html>"]),
         .refresh("truncated JSON body", ["body": "{\"items\": [{\"id\": 1, \"title\": \"cut"],
-                 expect: "HTTPFetchError.notJSON", ["not valid JSON", "cut"]),
-        .refresh("empty body", ["body": ""], expect: "HTTPFetchError.notJSON", ["not valid JSON"]),
-        .refresh("HTTP 204 with no body", ["status": 204, "body": ""], expect: "HTTPFetchError.notJSON", ["not valid JSON"]),
+                 expect: "decoding.notJSON", ["not valid JSON", "cut"]),
+        .refresh("empty body", ["body": ""], expect: "decoding.notJSON", ["not valid JSON"]),
+        .refresh("HTTP 204 with no body", ["status": 204, "body": ""], expect: "decoding.notJSON", ["not valid JSON"]),
         .refresh("wrong key path", ["body": "{\"data\": [{\"id\": 1, \"title\": \"a\"}]}"],
-                 expect: "HTTPFetchError.keyPathNotFound", ["'items'", "not found"]),
+                 expect: "decoding.keyPathNotFound", ["'items'", "not found"]),
         .refresh("null at the key path", ["body": "{\"items\": null}"],
-                 expect: "HTTPFetchError.keyPathNotFound", ["'items'"]),
+                 expect: "decoding.keyPathNotFound", ["'items'"]),
         .refresh("a root array where an object is expected", ["body": "[{\"id\": 1, \"title\": \"a\"}]"],
-                 expect: "HTTPFetchError.keyPathNotFound", ["'items'"]),
+                 expect: "decoding.keyPathNotFound", ["'items'"]),
         .refresh("a string where the array is expected", ["body": "{\"items\": \"nope\"}"],
-                 expect: "HTTPFetchError.elementDecoding", ["Element 0", "does not decode"]),
+                 expect: "decoding.invalidElement", ["Element 0", "does not decode"]),
         .refresh("an id that is a string", ["body": "{\"items\": [{\"id\": 1, \"title\": \"a\"}, {\"id\": \"two\", \"title\": \"b\"}]}"],
-                 expect: "HTTPFetchError.elementDecoding", ["Element 1", "expected Int at 'items.1.id'"]),
+                 expect: "decoding.invalidElement", ["Element 1", "expected Int at 'items.1.id'"]),
         .refresh("a missing required key", ["body": "{\"items\": [{\"id\": 1}]}"],
-                 expect: "HTTPFetchError.elementDecoding", ["Element 0", "missing key 'title'"]),
+                 expect: "decoding.invalidElement", ["Element 0", "missing key 'title'"]),
         .refresh("a null element", ["body": "{\"items\": [{\"id\": 1, \"title\": \"a\"}, null]}"],
-                 expect: "HTTPFetchError.elementDecoding", ["Element 1"]),
+                 expect: "decoding.invalidElement", ["Element 1"]),
         .refresh("a fractional id", ["body": "{\"items\": [{\"id\": 1.5, \"title\": \"a\"}]}"],
-                 expect: "HTTPFetchError.elementDecoding", ["Element 0", "1.5"]),
-        .refresh("HTTP 401", ["status": 401, "body": "token expired"], expect: "HTTPFetchError.status", ["HTTP 401", "token expired"]),
-        .refresh("HTTP 404", ["status": 404, "body": "no such feed"], expect: "HTTPFetchError.status", ["HTTP 404", "/items"]),
-        .refresh("HTTP 500", ["status": 500, "body": "database on fire"], expect: "HTTPFetchError.status", ["HTTP 500", "database on fire"]),
-        .refresh("HTTP 503 with an empty body", ["status": 503, "body": ""], expect: "HTTPFetchError.status", ["HTTP 503"]),
+                 expect: "decoding.invalidElement", ["Element 0", "1.5"]),
+        .refresh("HTTP 401", ["status": 401, "body": "token expired"], expect: "httpStatus", ["HTTP 401", "token expired"]),
+        .refresh("HTTP 404", ["status": 404, "body": "no such feed"], expect: "httpStatus", ["HTTP 404", "/items"]),
+        .refresh("HTTP 500", ["status": 500, "body": "database on fire"], expect: "httpStatus", ["HTTP 500", "database on fire"]),
+        .refresh("HTTP 503 with an empty body", ["status": 503, "body": ""], expect: "httpStatus", ["HTTP 503"]),
         .refresh("a dropped connection", [["drop": true], ["drop": true]],
-                 expect: ["HTTPFetchError.connectionFailed", "HTTPFetchError.transport"], ["/items"]),
-        .refresh("a timeout", [["delay_ms": 3_000]], timeout: 0.4, expect: ["HTTPFetchError.timeout"], ["No response", "0.40 s"]),
+                 expect: ["transport.connectionLost", "transport.other"], ["/items"]),
+        .refresh("a timeout", [["delay_ms": 3_000]], timeout: 0.4, expect: ["transport.timeout"], ["No response", "0.40 s"]),
     ]
 
     /// The next page of a paginated source (page 1 loaded) gets a bad response; the failure
     /// is a next-page failure (not a first-load error) and a retry recovers.
     static let nextPages: [BadInputCase] = [
-        .nextPage("next page: malformed JSON", ["body": "not json at all"], expect: "HTTPFetchError.notJSON", ["not valid JSON"]),
-        .nextPage("next page: HTTP 500", ["status": 500, "body": "shard down"], expect: "HTTPFetchError.status", ["HTTP 500", "shard down"]),
+        .nextPage("next page: malformed JSON", ["body": "not json at all"], expect: "decoding.notJSON", ["not valid JSON"]),
+        .nextPage("next page: HTTP 500", ["status": 500, "body": "shard down"], expect: "httpStatus", ["HTTP 500", "shard down"]),
         .nextPage("next page: wrong element types", ["body": "{\"items\": [{\"id\": \"eleven\", \"title\": \"x\"}]}"],
-                  expect: "HTTPFetchError.elementDecoding", ["Element 0", "items.0.id"]),
+                  expect: "decoding.invalidElement", ["Element 0", "items.0.id"]),
         .nextPage("next page: a dropped connection", [["drop": true], ["drop": true]],
-                  expect: ["HTTPFetchError.connectionFailed", "HTTPFetchError.transport"], ["page=2"]),
+                  expect: ["transport.connectionLost", "transport.other"], ["page=2"]),
     ]
 
     /// Odd paginator values the library documents as tolerated: unknown values stay unknown,
@@ -190,19 +220,19 @@ extension BadInputCase {
 
     /// A remote source over HTTP: a good first fetch, then a bad one.
     static let collections: [BadInputCase] = [
-        .collection("collection: body is not JSON", path: "malformed", expect: "HTTPFetchError.notJSON", ["/malformed", "not valid JSON"]),
-        .collection("collection: truncated body", path: "truncated", expect: "HTTPFetchError.notJSON", ["/truncated"]),
-        .collection("collection: wrong element types", path: "wrong-types", expect: "HTTPFetchError.elementDecoding", ["Element 1", "/wrong-types"]),
-        .collection("collection: HTTP 404 route", path: "status/404", expect: "HTTPFetchError.status", ["HTTP 404", "/status/404"]),
+        .collection("collection: body is not JSON", path: "malformed", expect: "decoding.notJSON", ["/malformed", "not valid JSON"]),
+        .collection("collection: truncated body", path: "truncated", expect: "decoding.notJSON", ["/truncated"]),
+        .collection("collection: wrong element types", path: "wrong-types", expect: "decoding.invalidElement", ["Element 1", "/wrong-types"]),
+        .collection("collection: HTTP 404 route", path: "status/404", expect: "httpStatus", ["HTTP 404", "/status/404"]),
         .collection("collection: wrong nested key path", path: "nested", keyPath: "data.nope",
-                    expect: "HTTPFetchError.keyPathNotFound", ["data.nope", "'nope'"]),
-        .collection("collection: connection refused", port: .closed, expect: "HTTPFetchError.connectionFailed", ["Cannot connect", "127.0.0.1"]),
-        .collection("collection: a base URL without a host", port: .fileURL, expect: "HTTPFetchError.invalidRequest", ["Cannot build the request"]),
-        BadInputCase(name: "page fetcher: a cursor given to page-number paging", expected: .error(["HTTPFetchError.unsupportedPage"], contains: ["page-number paging", "cursor"])) {
+                    expect: "decoding.keyPathNotFound", ["data.nope", "'nope'"]),
+        .collection("collection: connection refused", port: .closed, expect: "transport.refused", ["Cannot connect", "127.0.0.1"]),
+        .collection("collection: a base URL without a host", port: .fileURL, expect: "invalidRequest", ["Cannot build the request"]),
+        BadInputCase(name: "page fetcher: a cursor given to page-number paging", expected: .error(["invalidRequest"], contains: ["page-number paging", "cursor"])) {
             let fetcher = HTTPPageFetcher<FixtureItem>(configuration: FixtureServer.shared.configuration(), apiPath: "items", keyPath: "items")
             return await pageFetcherError(fetcher, .cursor("abc"))
         },
-        BadInputCase(name: "page fetcher: a page number given to cursor paging", expected: .error(["HTTPFetchError.unsupportedPage"], contains: ["cursor paging"])) {
+        BadInputCase(name: "page fetcher: a page number given to cursor paging", expected: .error(["invalidRequest"], contains: ["cursor paging"])) {
             let fetcher = HTTPPageFetcher<FixtureItem>(
                 configuration: FixtureServer.shared.configuration(), apiPath: "cursor", keyPath: "data.items", paging: CursorPaging()
             )
@@ -212,25 +242,25 @@ extension BadInputCase {
 
     /// A remote source over a file: a good file first, then a bad one.
     static let files: [BadInputCase] = [
-        .file("file: missing", expect: "FileFetchError.notFound", ["No file at", "missing.txt"]) { folder in
+        .file("file: missing", expect: "file.notFound", ["No file at", "missing.txt"]) { folder in
             folder.appendingPathComponent("missing.txt")
         },
-        .file("file: a directory", expect: "FileFetchError.unreadable", ["it is a directory"]) { folder in
+        .file("file: a directory", expect: "file.unreadable", ["it is a directory"]) { folder in
             let directory = folder.appendingPathComponent("a-directory")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             return directory
         },
-        .file("file: invalid UTF-8", expect: "FileFetchError.invalidUTF8", ["not valid UTF-8", "offset 4", "latin1.txt"]) { folder in
+        .file("file: invalid UTF-8", expect: "file.invalidUTF8", ["not valid UTF-8", "offset 4", "latin1.txt"]) { folder in
             let file = folder.appendingPathComponent("latin1.txt")
             try Data([0x63, 0x61, 0x66, 0x65, 0xE9, 0x0A, 0x6F, 0x6B, 0x0A]).write(to: file) // "cafe\u{E9}" in Latin-1
             return file
         },
-        .file("file: UTF-8 cut in the middle of a character", expect: "FileFetchError.invalidUTF8", ["offset 2"]) { folder in
+        .file("file: UTF-8 cut in the middle of a character", expect: "file.invalidUTF8", ["offset 2"]) { folder in
             let file = folder.appendingPathComponent("cut.txt")
             try Data([0x6F, 0x6B, 0xE2, 0x82]).write(to: file) // "ok" then the first two bytes of "€"
             return file
         },
-        .file("file: a lone continuation byte", expect: "FileFetchError.invalidUTF8", ["offset 0"]) { folder in
+        .file("file: a lone continuation byte", expect: "file.invalidUTF8", ["offset 0"]) { folder in
             let file = folder.appendingPathComponent("lone.txt")
             try Data([0x80, 0x0A]).write(to: file)
             return file
@@ -279,7 +309,9 @@ extension BadInputCase {
             configuration: configuration, apiPath: "items", queryItems: query,
             keyPath: "items", paging: PageNumberPaging(pageSize: pageSize)
         )
-        return PaginatedDataSource(name: "Feed", fetcher: fetcher, placeholders: .all, identity: { AnyHashable($0.id) })
+        return PaginatedDataSource(
+            name: "Feed", fetcher: fetcher, placeholders: .all, identity: { AnyHashable($0.id) }, retry: .none, nextPageRetry: .none
+        )
     }
 
     static func ids<Source: DataSource>(_ source: Source) -> [String] {
@@ -430,7 +462,7 @@ extension BadInputCase {
 
     /// Runs a remote source over `good` then `bad`; checks the failed fetch's bookkeeping.
     static func secondFetchFails<Object: Hashable & Sendable>(good: some Fetcher<Object>, bad: some Fetcher<Object>) async -> Observed {
-        let source = RemoteDataSource(name: "remote", fetcher: SwitchingFetcher(first: good, then: bad), placeholders: .all)
+        let source = RemoteDataSource(name: "remote", fetcher: SwitchingFetcher(first: good, then: bad), placeholders: .all, retry: .none)
         let log = EventLog(source)
         source.fetchData()
         await log.waitForFinishers(1)

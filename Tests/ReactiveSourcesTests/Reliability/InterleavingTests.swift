@@ -248,7 +248,7 @@ final class InterleavingRun {
         let fetcher = HTTPPageFetcher<TaggedItem>(
             configuration: configuration, apiPath: "feed", keyPath: "items", paging: PageNumberPaging(pageSize: 4)
         )
-        source = PaginatedDataSource(name: "feed", fetcher: fetcher, identity: { AnyHashable($0.id) })
+        source = PaginatedDataSource(name: "feed", fetcher: fetcher, identity: { AnyHashable($0.id) }, retry: .none, nextPageRetry: .none)
         derived = source.snapshots.map { $0.objectCount }
         let events = self.events
         let appeared = self.appeared
@@ -380,11 +380,13 @@ final class InterleavingRun {
             model.next = nil
             if let items {
                 stats.nextPagesApplied += 1
-                model.content += unique(items)
+                let fresh = unique(items)
+                model.content += fresh
                 model.appliedPages.insert(page)
                 model.loadedPages += 1
                 model.nextToken = Self.nextPage(after: page, count: items.count, pages: pages)
-                model.hasMore = model.nextToken != nil
+                // A page that adds no object by identity ends paging (PagingEnd.noNewObjects).
+                model.hasMore = model.nextToken != nil && !fresh.isEmpty
             } else {
                 stats.nextPagesFailed += 1
                 model.nextFailed = true
@@ -518,8 +520,8 @@ final class InterleavingRun {
             case 1: failure = .success(HTTPResponse(statusCode: 404, body: Data(), url: url))
             case 2: failure = .success(HTTPResponse(statusCode: 200, body: Data("<html>".utf8), url: url))
             case 3: failure = .success(HTTPResponse(statusCode: 200, body: Data("{\"items\":[{\"id\":\"x\",\"request\":\(id)}]}".utf8), url: url))
-            case 4: failure = .failure(HTTPFetchError.connectionFailed(url: url, reason: "connection refused"))
-            default: failure = .failure(HTTPFetchError.timeout(url: url, seconds: 1))
+            case 4: failure = .failure(DataSourceError.transport(.refused, url: url))
+            default: failure = .failure(DataSourceError.transport(.timeout(seconds: 1), url: url))
             }
             return (failure, nil, nil)
         }

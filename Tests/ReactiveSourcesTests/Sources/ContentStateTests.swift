@@ -3,7 +3,7 @@ import Testing
 
 @Suite("Content state machine")
 struct ContentStateTests {
-    let failure = DataSourceError.failed(TestFailure("x"))
+    let failure = DataSourceError.other(TestFailure("x"))
 
     func run(_ steps: [(LoadEvent, Bool)]) -> ContentState.Phase {
         steps.reduce(ContentState.initial) { $0.applying($1.0, hasContent: $1.1) }.phase

@@ -135,7 +135,7 @@ struct PaginatedDataSourceTests {
         await eventually("request") { fetcher.requests.count == 2 }
         fetcher.requests[1].fail(TestFailure("page 2 exploded"))
         await eventually("failed") { source.pagination.value.nextPageError != nil }
-        #expect(source.pagination.value.nextPageError == .failed(TestFailure("page 2 exploded")))
+        #expect(source.pagination.value.nextPageError == .other(TestFailure("page 2 exploded")))
         #expect(source.loadState.value.content.phase == .loaded, "the first-load state is unaffected")
         #expect(source.snapshot.sections[0].placeholder == .error(message: "page 2 exploded"))
         #expect(source.allObjects == [1, 2], "prior content kept")

@@ -47,10 +47,10 @@ struct RemoteDataSourceTests {
             await eventually("call") { fetcher.calls.count == 1 }
             fetcher.calls[0].fail(TestFailure("server on fire"))
             await log.waitForFinishers(1)
-            #expect(log.values == [.willLoad, .didFail(.failed(TestFailure("server on fire")))])
+            #expect(log.values == [.willLoad, .didFail(.other(TestFailure("server on fire")))])
             let expected: [Row<String>] = options.contains(.errors) ? [.placeholder(.error(message: "server on fire"))] : []
             #expect(source.snapshot.sections[0].rows == expected)
-            #expect(source.loadState.value.content.phase == .error(.failed(TestFailure("server on fire"))))
+            #expect(source.loadState.value.content.phase == .error(.other(TestFailure("server on fire"))))
         }
     }
 
@@ -90,7 +90,7 @@ struct RemoteDataSourceTests {
         fetcher.calls[1].fail(TestFailure("offline"))
         await log.waitForFinishers(2)
         #expect(source.allObjects == ["keep"])
-        #expect(source.loadState.value.error == .failed(TestFailure("offline")))
+        #expect(source.loadState.value.error == .other(TestFailure("offline")))
     }
 
     @Test func clearsContentOnRefreshWhenConfigured() async {
@@ -211,7 +211,8 @@ struct RemoteDataSourceTests {
         await log.waitForFinishers(1)
         #expect(log.values.last?.isFinisher == true)
         if case .didFail(let error)? = log.values.last {
-            #expect(error.underlying is Odd)
+            guard case .other(let odd) = error else { Issue.record("expected .other, got \(error)"); return }
+            #expect(odd is Odd)
         } else {
             Issue.record("expected a failure, got \(log.values)")
         }

@@ -63,8 +63,8 @@ struct SectionedDataSourceTests {
         await eventually("call") { fetcher.calls.count == 1 }
         fetcher.calls[0].fail(TestFailure("nope"))
         await log.waitForFinishers(1)
-        #expect(log.values == [.willLoad, .didFail(.failed(TestFailure("nope")))])
-        #expect(sectioned.loadState.value.error == .failed(TestFailure("nope")))
+        #expect(log.values == [.willLoad, .didFail(.other(TestFailure("nope")))])
+        #expect(sectioned.loadState.value.error == .other(TestFailure("nope")))
     }
 
     @Test func randomEditsAlwaysProduceValidChangeSets() throws {

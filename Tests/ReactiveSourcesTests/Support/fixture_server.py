@@ -12,6 +12,9 @@ Routes (all GET unless noted; every data route honours the /_script queue):
                                         X-Page / X-Page-Size request headers
   /cursor?cursor=C&page_size=S&total=T  {"data": {"items": [...]}, "next_cursor": "C"|null}
   /linked?page=N&page_size=S&total=T   a bare JSON array; `Link: <url>; rel="next"` header
+  /se?page=N&pagesize=S&total=T        StackExchange-shaped: {"items": [...], "has_more": bool,
+                                        "page", "page_size", "total", "quota_max", "quota_remaining"}
+  /same?page=N                         the same 5 items for every page, claiming 1000 pages
   /nested                              {"data": {"items": [...]}}
   /single                              {"item": {"id": 1, "title": "only"}}
   /wrong-types                         items whose ids are strings
@@ -31,7 +34,8 @@ Routes (all GET unless noted; every data route honours the /_script queue):
   POST /_script?tag=T                  JSON list of actions applied to the next data requests
                                         whose query has tag=T, one per request, in order:
                                         {"delay_ms": 200} | {"status": 500, "body": "boom"} |
-                                        {"body": "raw text"} | {"drop": true} (close, no reply)
+                                        {"body": "raw text"} | {"drop": true} (close, no reply);
+                                        a status or body action may add "headers": {"Name": "value"}
 """
 import json
 import math
@@ -156,7 +160,8 @@ class Handler(BaseHTTPRequestHandler):
                 pass
             return
         if "status" in action or "body" in action:
-            self.reply(int(action.get("status", 200)), action.get("body", ""), "application/json")
+            self.reply(int(action.get("status", 200)), action.get("body", ""), "application/json",
+                       headers=action.get("headers"))
             return self.update(index, completed=True)
         try:
             self.route(path, query)
@@ -190,6 +195,14 @@ class Handler(BaseHTTPRequestHandler):
                     return "http://%s/linked?%s" % (host, urlencode(params))
                 headers["Link"] = '<%s>; rel="next", <%s>; rel="first"' % (link(page + 1), link(1))
             return self.reply(200, page_slice(page, size, total), headers=headers)
+        if path == "/se":
+            size = int(query.get("pagesize", "30"))
+            items = page_slice(page, size, total)
+            return self.reply(200, {"items": items, "has_more": page * size < total, "page": page,
+                                    "page_size": size, "total": total, "quota_max": 300, "quota_remaining": 299})
+        if path == "/same":
+            return self.reply(200, {"page": page, "page_size": 5, "number_of_pages": 1000,
+                                    "total_count": 5000, "items": make_items(1, 5)})
         if path == "/nested":
             return self.reply(200, {"data": {"items": make_items(1, 3)}})
         if path == "/single":

@@ -7,7 +7,7 @@ import Foundation
 /// newline is not a line. The file is read in chunks of `chunkSize` bytes, so memory stays
 /// bounded by the chunk and the batch, not the file.
 ///
-/// Errors (typed, naming the path): ``FileFetchError/notFound(path:)`` for a missing file,
+/// Errors are ``DataSourceError/file(_:)`` naming the path: ``FileFetchError/notFound(path:)`` for a missing file,
 /// ``FileFetchError/unreadable(path:reason:)`` for a directory or unreadable file,
 /// ``FileFetchError/invalidUTF8(path:byteOffset:)`` for bytes that are not UTF-8; lines
 /// before the bad bytes have already been delivered. Cancellation is checked between chunks.
@@ -48,7 +48,7 @@ public struct FileLinesFetcher: Fetcher {
             var bytes = lineBytes
             if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
             guard let line = String(validating: bytes, as: UTF8.self) else {
-                throw FileFetchError.invalidUTF8(path: path, byteOffset: offset + Self.firstInvalidOffset(in: bytes))
+                throw DataSourceError.file(.invalidUTF8(path: path, byteOffset: offset + Self.firstInvalidOffset(in: bytes)))
             }
             if skipsEmptyLines && line.isEmpty { return }
             batch.append(line)
@@ -59,7 +59,7 @@ public struct FileLinesFetcher: Fetcher {
             do {
                 chunk = try handle.read(upToCount: chunkSize) ?? Data()
             } catch {
-                throw FileFetchError.unreadable(path: path, reason: error.localizedDescription)
+                throw DataSourceError.file(.unreadable(path: path, reason: error.localizedDescription))
             }
             if chunk.isEmpty { break }
             pending.append(contentsOf: chunk)
@@ -83,11 +83,11 @@ public struct FileLinesFetcher: Fetcher {
     private func open(_ path: String) throws -> FileHandle {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw FileFetchError.notFound(path: path)
+            throw DataSourceError.file(.notFound(path: path))
         }
-        if isDirectory.boolValue { throw FileFetchError.unreadable(path: path, reason: "it is a directory") }
+        if isDirectory.boolValue { throw DataSourceError.file(.unreadable(path: path, reason: "it is a directory")) }
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw FileFetchError.unreadable(path: path, reason: "permission denied or I/O error")
+            throw DataSourceError.file(.unreadable(path: path, reason: "permission denied or I/O error"))
         }
         return handle
     }

@@ -11,7 +11,7 @@ import FoundationNetworking
 /// root array); a single object at the key path becomes a one-element array. The elements
 /// are decoded straight from the parsed JSON, in one pass.
 ///
-/// Errors are ``HTTPFetchError``s: non-2xx status (with status code and a body excerpt),
+/// Errors are ``DataSourceError``s: non-2xx status (with status code and a body excerpt),
 /// timeout, connection refused, a body that is not JSON, key path not found (naming the
 /// path), an element that does not decode (naming its index and the decoding error).
 /// Cancelling the fetch cancels the request in flight.
@@ -65,10 +65,13 @@ public struct HTTPCollectionFetcher<Element: Decodable & Sendable>: Fetcher {
 }
 
 extension HTTPResponse {
-    /// Throws ``HTTPFetchError/status(code:url:bodyExcerpt:)`` unless the status is 2xx.
+    /// Throws ``DataSourceError/httpStatus(code:url:bodyExcerpt:retryAfter:)`` unless the
+    /// status is 2xx.
     func requireSuccess() throws {
         guard (200...299).contains(statusCode) else {
-            throw HTTPFetchError.status(code: statusCode, url: url, bodyExcerpt: HTTPFetchError.excerpt(of: body))
+            throw DataSourceError.httpStatus(
+                code: statusCode, url: url, bodyExcerpt: DataSourceError.excerpt(of: body), retryAfter: header("Retry-After")
+            )
         }
     }
 }

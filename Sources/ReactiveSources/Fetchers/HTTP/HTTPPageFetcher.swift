@@ -8,7 +8,7 @@ import FoundationNetworking
 ///
 /// Each page is `GET baseURL/apiPath?queryItems` adapted by the strategy; the objects are
 /// the array (or single object) at the dotted `keyPath`, decoded as `Element` in the same
-/// pass as the strategy's paginator values. Errors are ``HTTPFetchError``s, as for
+/// pass as the strategy's paginator values. Errors are ``DataSourceError``s, as for
 /// ``HTTPCollectionFetcher``. Cancelling the page load cancels the request in flight.
 public struct HTTPPageFetcher<Element: Decodable & Sendable>: PageFetcher {
     /// Base URL, common headers, timeout and transport.

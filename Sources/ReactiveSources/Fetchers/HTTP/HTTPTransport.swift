@@ -45,7 +45,7 @@ public struct HTTPResponse: Sendable {
 /// in-process transports.
 ///
 /// Contract: return the response whatever its status (status checks are the fetcher's job);
-/// throw ``HTTPFetchError`` (`.timeout`, `.connectionFailed`, `.transport`) for transport
+/// throw ``DataSourceError/transport(_:url:)`` for transport
 /// failures and `CancellationError` when the calling task is cancelled.
 public protocol HTTPTransport: Sendable {
     /// Sends `request` and returns the response.

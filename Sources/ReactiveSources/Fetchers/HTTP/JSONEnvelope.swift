@@ -165,31 +165,16 @@ struct JSONEnvelope<Element: Decodable>: DecodableWithConfiguration {
         init?(intValue: Int) { nil }
     }
 
-    /// Decodes `body` with `plan`, mapping failures to ``HTTPFetchError``.
+    /// Decodes `body` with `plan`, mapping failures to ``DataSourceError/decoding(_:)``.
     static func decode(_ body: Data, plan: JSONReadPlan, keyPath: String, url: URL, decoder: JSONDecoder) throws -> JSONEnvelope {
         do {
             return try decoder.decode(JSONEnvelope.self, from: body, configuration: plan)
         } catch let missing as KeyPathMissing {
-            throw HTTPFetchError.keyPathNotFound(keyPath: keyPath, missingAt: missing.component, url: url)
+            throw DataSourceError.decoding(DecodingFailure(url: url, keyPath: keyPath, problem: .keyPathNotFound(missingAt: missing.component)))
         } catch let failure as ElementFailure {
-            throw HTTPFetchError.elementDecoding(index: failure.index, keyPath: keyPath, reason: describe(failure.underlying), url: url)
+            throw DataSourceError.decoding(DecodingFailure(url: url, keyPath: keyPath, problem: .invalidElement(index: failure.index, failure.underlying)))
         } catch {
-            throw HTTPFetchError.notJSON(url: url, bodyExcerpt: HTTPFetchError.excerpt(of: body))
-        }
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        guard let error = error as? DecodingError else { return String(describing: error) }
-        func path(_ context: DecodingError.Context) -> String {
-            let keys = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
-            return keys.isEmpty ? "" : " at '\(keys.joined(separator: "."))'"
-        }
-        switch error {
-        case .typeMismatch(let type, let context): return "expected \(type)\(path(context))"
-        case .valueNotFound(let type, let context): return "missing \(type) value\(path(context))"
-        case .keyNotFound(let key, let context): return "missing key '\(key.stringValue)'\(path(context))"
-        case .dataCorrupted(let context): return "\(context.debugDescription)\(path(context))"
-        @unknown default: return String(describing: error)
+            throw DataSourceError.decoding(DecodingFailure(url: url, keyPath: keyPath, problem: .notJSON(bodyExcerpt: DataSourceError.excerpt(of: body))))
         }
     }
 }

@@ -10,7 +10,7 @@ public struct RemoteConfiguration: Sendable {
     public var baseURL: URL
     /// Header fields sent with every request (a fetcher's own headers win on conflicts).
     public var headers: [String: String]
-    /// Seconds to wait for a response before failing with ``HTTPFetchError/timeout(url:seconds:)``.
+    /// Seconds to wait for a response before failing with ``DataSourceError/transport(_:url:)`` (``TransportFailure/timeout(seconds:)``).
     /// Values of 0 or less mean the default of 30 s.
     public var timeout: TimeInterval
     /// What sends the requests.
@@ -30,11 +30,11 @@ public struct RemoteConfiguration: Sendable {
     }
 
     /// The request for `apiPath` below the base URL, with `queryItems` added to any the
-    /// base URL has. Throws ``HTTPFetchError/invalidRequest(reason:)`` if no valid URL
+    /// base URL has. Throws ``DataSourceError/invalidRequest(reason:)`` if no valid URL
     /// results.
     func request(apiPath: String, queryItems: [URLQueryItem], headers extra: [String: String]) throws -> URLRequest {
         guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: true) else {
-            throw HTTPFetchError.invalidRequest(reason: "'\(baseURL.absoluteString)' is not a valid base URL")
+            throw DataSourceError.invalidRequest(reason: "'\(baseURL.absoluteString)' is not a valid base URL")
         }
         let trimmedPath = apiPath.drop { $0 == "/" }
         if !trimmedPath.isEmpty {
@@ -45,7 +45,7 @@ public struct RemoteConfiguration: Sendable {
             components.queryItems = (components.queryItems ?? []) + queryItems
         }
         guard let url = components.url, url.host != nil else {
-            throw HTTPFetchError.invalidRequest(reason: "'\(apiPath)' below '\(baseURL.absoluteString)' is not a valid URL")
+            throw DataSourceError.invalidRequest(reason: "'\(apiPath)' below '\(baseURL.absoluteString)' is not a valid URL")
         }
         var request = request(url: url)
         request.setValue("application/json", forHTTPHeaderField: "Accept")

@@ -10,7 +10,7 @@ import FoundationNetworking
 /// `URLError(.cancelled)`, which is mapped the same way. The request's `timeoutInterval`
 /// is enforced by the transport itself (FoundationNetworking on Linux does not honour
 /// sub-second or idle timeouts reliably): past it, the task is cancelled and the call throws
-/// ``HTTPFetchError/timeout(url:seconds:)``.
+/// ``DataSourceError/transport(_:url:)`` with ``TransportFailure/timeout(seconds:)``.
 public struct URLSessionTransport: HTTPTransport, @unchecked Sendable {
     /// The session used for every request.
     ///
@@ -50,7 +50,7 @@ public struct URLSessionTransport: HTTPTransport, @unchecked Sendable {
         return configuration
     }
 
-    /// Sends `request` and returns the response whatever its status. Throws ``HTTPFetchError`` for a timeout or a transport failure, and `CancellationError` when the task is cancelled (URLSession's `URLError(.cancelled)` is mapped to it; sources report it as ``DataSourceError/cancelled``).
+    /// Sends `request` and returns the response whatever its status. Throws ``DataSourceError/transport(_:url:)`` for a timeout or a transport failure, and `CancellationError` when the task is cancelled (URLSession's `URLError(.cancelled)` is mapped to it; sources report it as ``DataSourceError/cancelled``).
     public func send(_ request: URLRequest) async throws -> HTTPResponse {
         let url = request.url ?? URL(fileURLWithPath: "/")
         let box = TaskBox()
@@ -60,7 +60,7 @@ public struct URLSessionTransport: HTTPTransport, @unchecked Sendable {
                     let outcome = box.finish()
                     if outcome == .alreadyFinished { return }
                     if outcome == .timedOut {
-                        continuation.resume(throwing: HTTPFetchError.timeout(url: url, seconds: request.timeoutInterval))
+                        continuation.resume(throwing: DataSourceError.transport(.timeout(seconds: request.timeoutInterval), url: url))
                     } else if let error {
                         continuation.resume(throwing: Self.map(error, url: url, timeout: request.timeoutInterval))
                     } else if let response = response as? HTTPURLResponse {
@@ -68,7 +68,7 @@ public struct URLSessionTransport: HTTPTransport, @unchecked Sendable {
                             statusCode: response.statusCode, fieldsOf: response, body: data ?? Data(), url: response.url ?? url
                         ))
                     } else {
-                        continuation.resume(throwing: HTTPFetchError.transport(url: url, reason: "the response is not HTTP"))
+                        continuation.resume(throwing: DataSourceError.transport(.other("the response is not HTTP"), url: url))
                     }
                 }
                 box.start(task, timeout: request.timeoutInterval)
@@ -78,26 +78,14 @@ public struct URLSessionTransport: HTTPTransport, @unchecked Sendable {
         }
     }
 
+    /// `error` as the transport reports it: cancellation as `CancellationError`, anything
+    /// else as ``DataSourceError/transport(_:url:)``.
     static func map(_ error: any Error, url: URL, timeout: TimeInterval) -> any Error {
         guard let urlError = error as? URLError else {
-            return HTTPFetchError.transport(url: url, reason: error.localizedDescription)
+            return DataSourceError.transport(.other(error.localizedDescription), url: url)
         }
-        switch urlError.code {
-        case .cancelled:
-            return CancellationError()
-        case .timedOut:
-            return HTTPFetchError.timeout(url: url, seconds: timeout)
-        case .cannotConnectToHost:
-            return HTTPFetchError.connectionFailed(url: url, reason: "connection refused")
-        case .cannotFindHost, .dnsLookupFailed:
-            return HTTPFetchError.connectionFailed(url: url, reason: "unknown host")
-        case .networkConnectionLost:
-            return HTTPFetchError.connectionFailed(url: url, reason: "the connection was lost")
-        case .notConnectedToInternet:
-            return HTTPFetchError.connectionFailed(url: url, reason: "no network")
-        default:
-            return HTTPFetchError.transport(url: url, reason: urlError.localizedDescription)
-        }
+        let mapped = DataSourceError(urlError, url: url, timeout: timeout)
+        return mapped.isCancellation ? CancellationError() : mapped
     }
 }
 

@@ -23,13 +23,17 @@ public struct PageInfo: Hashable, Sendable {
     public var numberOfPages: Int?
     /// The total number of objects.
     public var totalCount: Int?
+    /// Whether the response said more pages follow (a has-more key such as StackExchange's
+    /// `has_more`); `false` ends paging.
+    public var hasMore: Bool?
 
     /// Creates page info; unknown values are `nil`.
-    public init(page: Int? = nil, pageSize: Int? = nil, numberOfPages: Int? = nil, totalCount: Int? = nil) {
+    public init(page: Int? = nil, pageSize: Int? = nil, numberOfPages: Int? = nil, totalCount: Int? = nil, hasMore: Bool? = nil) {
         self.page = page
         self.pageSize = pageSize
         self.numberOfPages = numberOfPages
         self.totalCount = totalCount
+        self.hasMore = hasMore
     }
 }
 

@@ -14,8 +14,13 @@ import Signals
 /// - ``willDisplayRow(at:)`` fetches the next page when the displayed row is within
 ///   `prefetchDistance` rows of the last object (default 0: the last object, or the
 ///   trailing placeholder). It does not retry a failed page; call ``fetchNextPage()``.
-/// - `hasMorePages` becomes false as soon as a page comes back with no objects, the fetcher
-///   returns no next token, or the current page reaches the known number of pages.
+/// - Paging always ends: `hasMorePages` becomes false, with the reason in
+///   ``PaginationState/end``, when the server says the page was the last (no next token, a
+///   has-more key that is false, or the page count reached: ``PagingEnd/lastPage``), when a
+///   page comes back with no objects, even in the middle of a declared page count
+///   (``PagingEnd/emptyPage``), when a page repeats the previous page object for object
+///   (``PagingEnd/repeatedPage``), or when every object of a page is already shown, by
+///   identity (``PagingEnd/noNewObjects``). A refresh starts over.
 /// - Placeholders: a trailing ``Placeholder/loadingMore`` row while more pages exist; with
 ///   no objects, loading / no-results / error rows as ``PlaceholderOptions`` say; with
 ///   `.errors`, a failed next page shows an error row after the objects.
@@ -28,6 +33,11 @@ import Signals
 /// - `maxPages`: when set, the oldest pages are dropped as new ones arrive, before the new
 ///   page is checked for duplicates (an object that was only on a dropped page comes back).
 /// - `cancelFetch()` cancels both the refresh and the next-page load in flight.
+/// - Retry: each direction has its policy (``retry`` for the first page, ``nextPageRetry``
+///   for later pages; ``RetryPolicy/default`` unless given, ``RetryPolicy/none`` opts out).
+///   A retryable failure is tried again after the policy's wait, shown meanwhile by
+///   ``LoadState/retry`` (first page) or ``PaginationState/retry`` (next page); the load stays
+///   in flight and `cancelFetch()` ends the wait at once, sending nothing more.
 /// - Where the fetcher runs: `fetchData()` and ``fetchNextPage()`` run it on the calling
 ///   thread until it first suspends (an HTTP fetcher has handed its request to URLSession
 ///   when they return), then on the global concurrent executor: no thread hop before the
@@ -57,12 +67,16 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
     public let prefetchDistance: Int
     /// The most pages kept, or `nil` for no limit.
     public let maxPages: Int?
+    /// When a failed first page (a refresh) is tried again.
+    public let retry: RetryPolicy
+    /// When a failed next page is tried again.
+    public let nextPageRetry: RetryPolicy
     private let fetcher: any PageFetcher<Object>
     /// The identities shown (for dropping duplicates); touched only under the engine lock.
     private let seen: SeenIdentities<Object>
     private let engine: SourceEngine<Object>
     private let paginationState = MutableProperty(PaginationState())
-    private let book = PageBook()
+    private let book = PageBook<Object>()
 
     /// Creates a paginated source. Nothing is fetched until `fetchData()`.
     /// A negative `prefetchDistance` is treated as 0; a `maxPages` below 1 as 1.
@@ -76,11 +90,13 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
         placeholders: PlaceholderOptions = .default,
         prefetchDistance: Int = 0,
         maxPages: Int? = nil,
-        identity: (@Sendable (Object) -> AnyHashable)? = nil
+        identity: (@Sendable (Object) -> AnyHashable)? = nil,
+        retry: RetryPolicy = .default,
+        nextPageRetry: RetryPolicy = .default
     ) {
         self.init(
             name: name, fetcher: fetcher, placeholders: placeholders, prefetchDistance: prefetchDistance,
-            maxPages: maxPages, seen: identity.map { .keys($0) } ?? .objects()
+            maxPages: maxPages, seen: identity.map { .keys($0) } ?? .objects(), retry: retry, nextPageRetry: nextPageRetry
         )
     }
 
@@ -91,8 +107,12 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
         placeholders: PlaceholderOptions,
         prefetchDistance: Int,
         maxPages: Int?,
-        seen: SeenIdentities<Object>
+        seen: SeenIdentities<Object>,
+        retry: RetryPolicy,
+        nextPageRetry: RetryPolicy
     ) {
+        self.retry = retry
+        self.nextPageRetry = nextPageRetry
         self.name = name
         self.fetcher = fetcher
         self.placeholders = placeholders
@@ -125,13 +145,16 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
     /// Refreshes from the first page (see the type's documentation).
     public func fetchData() {
         let fetcher = self.fetcher
+        let retry = self.retry
         let fetch = engine.begin(prepare: {
             cancelNextPage()
             showPlaceholder(placeholder(refreshing: true))
         }, start: { _ in nil })
         engine.start(fetch) { [weak self] in
             do {
-                let page = try await fetcher.fetchPage(.first)
+                let page = try await retry.run({ try await fetcher.fetchPage(.first) }, willWait: { status in
+                    self?.engine.ifCurrent(fetch) { self?.engine.loadState.modify { $0.retry = status } } ?? false
+                })
                 try Task.checkCancellation()
                 guard let self else { return }
                 self.engine.finish(fetch) { self.applyFirst(page) }
@@ -184,11 +207,14 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
     /// each page requested while it delivers the previous one (see ``fetchNextPage()``).
     private func startNextPages(from token: PageToken, sequence: UInt64, loader: PageLoader) -> Task<Void, Never> {
         let fetcher = self.fetcher
+        let retry = nextPageRetry
         return ImmediateTask.start { [weak self] in
             var next: NextPageLoad? = (token, sequence)
             while let (token, sequence) = next {
                 do {
-                    let page = try await fetcher.fetchPage(token)
+                    let page = try await retry.run({ try await fetcher.fetchPage(token) }, willWait: { status in
+                        self?.showNextPageRetry(status, sequence: sequence) ?? false
+                    })
                     try Task.checkCancellation()
                     next = self?.applyNext(page, sequence: sequence, loader: loader)
                 } catch {
@@ -227,11 +253,15 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
         let objects = seen.insertNew([], 0, page.objects)
         book.pageCounts = [objects.count]
         book.next = page.next
+        let end = Self.end(after: page, newObjects: objects.count, previous: nil)
+        book.lastPage = end == nil ? page.objects : []
         paginationState.modify { state in
             state.info = page.info
             state.loadedPages = 1
-            state.hasMorePages = Self.hasMore(after: page)
+            state.end = end
+            state.hasMorePages = end == nil
             state.nextPage = .idle
+            state.retry = nil
         }
         var next = engine.snapshot
         next.sections[0].objects = RowStorage(objects)
@@ -254,8 +284,8 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
             // waits for the page load to end (reading, not observing) then sees the page.
             state.info = page.info
             state.loadedPages += 1
-            state.hasMorePages = Self.hasMore(after: page)
             state.nextPage = .idle
+            state.retry = nil
             // The page limit drops the oldest pages first, so an object they held may come
             // back in the new page.
             var dropped = 0
@@ -266,6 +296,9 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
             }
             let fresh = newObjects(of: page, droppingFirst: dropped)
             book.pageCounts.append(fresh.count)
+            state.end = Self.end(after: page, newObjects: fresh.count, previous: book.lastPage)
+            state.hasMorePages = state.end == nil
+            book.lastPage = state.end == nil ? page.objects : []
             let newPlaceholder = placeholder(refreshing: false, objectCount: book.objectCount, state: state)
             let oldPlaceholder = book.placeholder
             book.placeholder = newPlaceholder
@@ -308,12 +341,22 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
         return seen.insertNew(shown, dropped, page.objects)
     }
 
+    /// Shows that next-page load `sequence` waits to try again; returns whether it is current.
+    private func showNextPageRetry(_ status: RetryStatus, sequence: UInt64) -> Bool {
+        engine.locked {
+            guard sequence == book.sequence, paginationState.value.isLoadingNextPage else { return false }
+            paginationState.modify { $0.retry = status }
+            return true
+        }
+    }
+
     private func failNext(_ error: DataSourceError, sequence: UInt64) {
         engine.locked {
             guard sequence == book.sequence, paginationState.value.isLoadingNextPage else { return }
             book.loader = nil
             var state = paginationState.value
             state.nextPage = error.isCancellation ? .idle : .failed(error)
+            state.retry = nil
             showPlaceholder(placeholder(refreshing: false, state: state))
             paginationState.value = state
         }
@@ -323,15 +366,23 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
         book.loader?.cancel()
         book.loader = nil
         book.sequence &+= 1
-        if paginationState.value.nextPage != .idle {
-            paginationState.modify { $0.nextPage = .idle }
+        if paginationState.value.nextPage != .idle || paginationState.value.retry != nil {
+            paginationState.modify {
+                $0.nextPage = .idle
+                $0.retry = nil
+            }
         }
     }
 
-    private static func hasMore(after page: Page<Object>) -> Bool {
-        guard page.objects.count > 0, page.next != nil else { return false }
-        if let current = page.info.page, let pages = page.info.numberOfPages, current >= pages { return false }
-        return true
+    /// Why paging ends after `page`, which added `newObjects` objects and followed the page
+    /// `previous` (`nil` for the first page), or `nil` if another page can be fetched.
+    private static func end(after page: Page<Object>, newObjects: Int, previous: [Object]?) -> PagingEnd? {
+        if page.objects.isEmpty { return .emptyPage }
+        if let previous, previous == page.objects { return .repeatedPage }
+        if newObjects == 0 { return .noNewObjects }
+        if page.next == nil || page.info.hasMore == false { return .lastPage }
+        if let current = page.info.page, let pages = page.info.numberOfPages, current >= pages { return .lastPage }
+        return nil
     }
 
     /// Shows `placeholder` after the objects, publishing only if it changes. Reads the row
@@ -382,8 +433,11 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
 typealias NextPageLoad = (token: PageToken, sequence: UInt64)
 
 /// The paginated source's bookkeeping, touched only under its engine's lock.
-final class PageBook: @unchecked Sendable {
+final class PageBook<Object: Sendable & Equatable>: @unchecked Sendable {
     var next: PageToken?
+    /// The objects of the last page applied, as received (to see a page repeated); empty
+    /// once paging has ended.
+    var lastPage: [Object] = []
     var pageCounts: [Int] = [] {
         didSet { objectCount = pageCounts.reduce(0, +) }
     }
@@ -435,11 +489,13 @@ extension PaginatedDataSource where Object: Identifiable, Object.ID: Sendable {
         fetcher: some PageFetcher<Object>,
         placeholders: PlaceholderOptions = .default,
         prefetchDistance: Int = 0,
-        maxPages: Int? = nil
+        maxPages: Int? = nil,
+        retry: RetryPolicy = .default,
+        nextPageRetry: RetryPolicy = .default
     ) {
         self.init(
             name: name, fetcher: fetcher, placeholders: placeholders, prefetchDistance: prefetchDistance,
-            maxPages: maxPages, seen: .keys { $0.id }
+            maxPages: maxPages, seen: .keys { $0.id }, retry: retry, nextPageRetry: nextPageRetry
         )
     }
 }

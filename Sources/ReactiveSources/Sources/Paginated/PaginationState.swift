@@ -18,8 +18,14 @@ public struct PaginationState: Sendable, Equatable {
     public var loadedPages = 0
     /// Whether another page can be fetched.
     public var hasMorePages = false
+    /// Why paging ended (``hasMorePages`` is false), or `nil` while it has not (or before
+    /// the first page).
+    public var end: PagingEnd?
     /// The next-page load.
     public var nextPage: NextPage = .idle
+    /// The retry the next-page load waits for or runs (see ``RetryPolicy``), from the failure
+    /// until the page lands or the load ends; `nil` otherwise.
+    public var retry: RetryStatus?
 
     /// The state before anything was fetched.
     public init() {}
@@ -32,4 +38,19 @@ public struct PaginationState: Sendable, Equatable {
         if case .failed(let error) = nextPage { return error }
         return nil
     }
+}
+
+/// Why a ``PaginatedDataSource`` fetches no more pages (see ``PaginationState/end``).
+public enum PagingEnd: Sendable, Equatable {
+    /// The server said the page was the last: no next page token, a has-more key that is
+    /// false, or the page number reached the declared number of pages.
+    case lastPage
+    /// A page came back with no objects, even if the server declared more pages.
+    case emptyPage
+    /// A page repeated the previous page, object for object (a server ignoring the page
+    /// parameter, a cursor that does not move).
+    case repeatedPage
+    /// Every object of a page was already shown, by identity: the next pages would very
+    /// likely bring nothing new either.
+    case noNewObjects
 }

@@ -11,6 +11,11 @@ import Signals
 /// - `cancelFetch()` cancels the fetcher's task (an HTTP request in flight is cancelled),
 ///   resets `isFetching` and ends the fetch with `didFail(.cancelled)`.
 /// - A failed fetch keeps the objects already shown.
+/// - Retry: a fetch that fails with a retryable error is tried again as `retry` says
+///   (``RetryPolicy/default`` unless given; ``RetryPolicy/none`` opts out). While it waits,
+///   ``LoadState/retry`` says which attempt comes next and when; the fetch stays in flight
+///   (`cancelFetch()` ends the wait at once). A retried fetch starts over: its first batch
+///   replaces the content.
 /// - Batches and finishers of a superseded fetch are ignored, whenever they arrive.
 /// - Where the fetcher runs: in a task of its own on the global concurrent executor, so
 ///   `fetchData()` returns before the fetcher starts, and a fetcher that works before it
@@ -26,6 +31,8 @@ public final class RemoteDataSource<Object: Hashable & Sendable>: DataSource {
     public let placeholders: PlaceholderOptions
     /// Whether a refresh clears the objects when it starts instead of keeping them visible.
     public let clearsContentOnRefresh: Bool
+    /// When a failed fetch is tried again.
+    public let retry: RetryPolicy
     private let fetcher: any Fetcher<Object>
     private let engine: SourceEngine<Object>
 
@@ -34,12 +41,14 @@ public final class RemoteDataSource<Object: Hashable & Sendable>: DataSource {
         name: String = "",
         fetcher: some Fetcher<Object>,
         placeholders: PlaceholderOptions = .default,
-        clearsContentOnRefresh: Bool = false
+        clearsContentOnRefresh: Bool = false,
+        retry: RetryPolicy = .default
     ) {
         self.name = name
         self.fetcher = fetcher
         self.placeholders = placeholders
         self.clearsContentOnRefresh = clearsContentOnRefresh
+        self.retry = retry
         engine = SourceEngine(snapshot: Snapshot(sections: [SnapshotSection(id: name, title: name)]))
     }
 
@@ -62,6 +71,7 @@ public final class RemoteDataSource<Object: Hashable & Sendable>: DataSource {
         let fetcher = self.fetcher
         let engine = self.engine
         let placeholders = self.placeholders
+        let retry = self.retry
         let batches = BatchCounter()
         engine.begin(prepare: {
             if clearsContentOnRefresh && !engine.snapshot.sections[0].objects.isEmpty {
@@ -75,10 +85,17 @@ public final class RemoteDataSource<Object: Hashable & Sendable>: DataSource {
         }, start: { fetch in
             Task {
                 do {
-                    try await fetcher.fetch(into: FetchSink { batch in
+                    try await retry.run({
+                        try await fetcher.fetch(into: FetchSink { batch in
+                            engine.ifCurrent(fetch) {
+                                Self.apply(batch, isFirst: batches.next() == 0, to: engine, placeholders: placeholders)
+                                engine.emit(.didPartiallyLoad)
+                            }
+                        })
+                    }, willWait: { status in
                         engine.ifCurrent(fetch) {
-                            Self.apply(batch, isFirst: batches.next() == 0, to: engine, placeholders: placeholders)
-                            engine.emit(.didPartiallyLoad)
+                            batches.reset()
+                            engine.loadState.modify { $0.retry = status }
                         }
                     })
                     try Task.checkCancellation()
@@ -132,6 +149,11 @@ public final class RemoteDataSource<Object: Hashable & Sendable>: DataSource {
 /// Counts the batches of one fetch (touched only under the engine lock).
 final class BatchCounter: @unchecked Sendable {
     private(set) var count = 0
+
+    /// Starts counting again (a retried fetch starts over).
+    func reset() {
+        count = 0
+    }
 
     /// Returns the index of the batch arriving now.
     func next() -> Int {

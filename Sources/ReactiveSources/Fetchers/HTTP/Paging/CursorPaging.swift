@@ -19,12 +19,12 @@ public struct CursorPaging: PagingStrategy {
     /// The dotted key paths of the response scalars this strategy reads (see ``PagingStrategy``).
     public var scalarKeyPaths: [String] { [cursorKeyPath] + (totalCountKeyPath.map { [$0] } ?? []) }
 
-    /// Puts `token` into `request` (see ``PagingStrategy``). Throws ``HTTPFetchError/unsupportedPage(reason:)`` for a token kind this strategy does not use.
+    /// Puts `token` into `request` (see ``PagingStrategy``). Throws ``DataSourceError/invalidRequest(reason:)`` for a token kind this strategy does not use.
     public func prepare(_ request: inout PageRequest, for token: PageToken) throws {
         switch token {
         case .first: break
         case .cursor(let cursor): request.setQueryItem(parameter, to: cursor)
-        case .number, .url: throw HTTPFetchError.unsupportedPage(reason: "cursor paging cannot fetch \(token)")
+        case .number, .url: throw DataSourceError.invalidRequest(reason: "cursor paging cannot fetch \(token)")
         }
     }
 

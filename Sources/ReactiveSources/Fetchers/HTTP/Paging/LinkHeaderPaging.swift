@@ -15,12 +15,12 @@ public struct LinkHeaderPaging: PagingStrategy {
     /// The dotted key paths of the response scalars this strategy reads (see ``PagingStrategy``).
     public var scalarKeyPaths: [String] { [] }
 
-    /// Puts `token` into `request` (see ``PagingStrategy``). Throws ``HTTPFetchError/unsupportedPage(reason:)`` for a token kind this strategy does not use.
+    /// Puts `token` into `request` (see ``PagingStrategy``). Throws ``DataSourceError/invalidRequest(reason:)`` for a token kind this strategy does not use.
     public func prepare(_ request: inout PageRequest, for token: PageToken) throws {
         switch token {
         case .first: break
         case .url(let url): request.url = url
-        case .number, .cursor: throw HTTPFetchError.unsupportedPage(reason: "Link-header paging cannot fetch \(token)")
+        case .number, .cursor: throw DataSourceError.invalidRequest(reason: "Link-header paging cannot fetch \(token)")
         }
     }
 

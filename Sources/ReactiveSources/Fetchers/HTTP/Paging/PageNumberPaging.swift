@@ -4,7 +4,8 @@
 /// Requests carry the page number (and the page size, when set). Each response's page,
 /// page size, number of pages and total count are parsed into ``PageInfo``; missing,
 /// ill-typed or negative values stay unknown. The next page is the requested number plus
-/// one, unless the page was empty or the requested page reached the number of pages.
+/// one, unless the page was empty, the requested page reached the number of pages, or the
+/// has-more key (``PaginatorKeys/hasMore``, when set) says `false`.
 public struct PageNumberPaging: PagingStrategy {
     /// The names used in requests and responses.
     public var keys: PaginatorKeys
@@ -21,15 +22,15 @@ public struct PageNumberPaging: PagingStrategy {
     }
 
     /// The dotted key paths of the response scalars this strategy reads (see ``PagingStrategy``).
-    public var scalarKeyPaths: [String] { [keys.page, keys.pageSize, keys.numberOfPages, keys.totalCount] }
+    public var scalarKeyPaths: [String] { [keys.page, keys.pageSize, keys.numberOfPages, keys.totalCount] + (keys.hasMore.map { [$0] } ?? []) }
 
-    /// Puts `token` into `request` (see ``PagingStrategy``). Throws ``HTTPFetchError/unsupportedPage(reason:)`` for a token kind this strategy does not use.
+    /// Puts `token` into `request` (see ``PagingStrategy``). Throws ``DataSourceError/invalidRequest(reason:)`` for a token kind this strategy does not use.
     public func prepare(_ request: inout PageRequest, for token: PageToken) throws {
         let number: Int
         switch token {
         case .first: number = firstPage
         case .number(let value): number = value
-        case .cursor, .url: throw HTTPFetchError.unsupportedPage(reason: "page-number paging cannot fetch \(token)")
+        case .cursor, .url: throw DataSourceError.invalidRequest(reason: "page-number paging cannot fetch \(token)")
         }
         var parameters = [(name: keys.pageParameter, value: String(number))]
         if let pageSize { parameters.append((keys.pageSizeParameter, String(pageSize))) }
@@ -46,9 +47,10 @@ public struct PageNumberPaging: PagingStrategy {
             page: response.count(at: keys.page),
             pageSize: response.count(at: keys.pageSize).flatMap { $0 > 0 ? $0 : nil },
             numberOfPages: response.count(at: keys.numberOfPages),
-            totalCount: response.count(at: keys.totalCount)
+            totalCount: response.count(at: keys.totalCount),
+            hasMore: keys.hasMore.flatMap { response.flag(at: $0) }
         )
-        var isLast = objectCount == 0 || requested == Int.max
+        var isLast = objectCount == 0 || requested == Int.max || info.hasMore == false
         if let pages = info.numberOfPages {
             let (lastPage, overflow) = firstPage.addingReportingOverflow(pages - 1)
             if !overflow && requested >= lastPage { isLast = true }

@@ -19,6 +19,10 @@ public struct PaginatorKeys: Hashable, Sendable {
     public var numberOfPages: String
     /// Response key of the total number of objects. Default `total_count`.
     public var totalCount: String
+    /// Response key of a boolean saying whether more pages follow (StackExchange's
+    /// `has_more`), or `nil` (the default) for none. When the response says `false` (or 0),
+    /// that page is the last: no request for an empty page follows.
+    public var hasMore: String?
     /// Request parameter carrying the page number. Default `page`.
     public var pageParameter: String
     /// Request parameter carrying the page size. Default `page_size`.
@@ -34,8 +38,10 @@ public struct PaginatorKeys: Hashable, Sendable {
         totalCount: String = "total_count",
         pageParameter: String = "page",
         pageSizeParameter: String = "page_size",
-        placement: Placement = .query
+        placement: Placement = .query,
+        hasMore: String? = nil
     ) {
+        self.hasMore = hasMore
         self.page = page
         self.pageSize = pageSize
         self.numberOfPages = numberOfPages
@@ -47,4 +53,8 @@ public struct PaginatorKeys: Hashable, Sendable {
 
     /// Instant Cocoa's names.
     public static let `default` = PaginatorKeys()
+
+    /// The StackExchange API's names: `page` and `pagesize` in the request; `page`,
+    /// `page_size`, `total` (with a filter that includes it) and `has_more` in the response.
+    public static let stackExchange = PaginatorKeys(totalCount: "total", pageSizeParameter: "pagesize", hasMore: "has_more")
 }

@@ -13,7 +13,7 @@ public protocol PagingStrategy: Sendable {
     var scalarKeyPaths: [String] { get }
 
     /// Adapts `request` to ask for the page named by `token`. Throws
-    /// ``HTTPFetchError/unsupportedPage(reason:)`` for a token kind it does not use.
+    /// ``DataSourceError/invalidRequest(reason:)`` for a token kind it does not use.
     func prepare(_ request: inout PageRequest, for token: PageToken) throws
 
     /// What `response` (which carried `objectCount` objects) says about the collection,
@@ -55,6 +55,17 @@ public struct PageResponse: Sendable {
     public init(http: HTTPResponse, scalars: [String: JSONScalar] = [:]) {
         self.http = http
         self.scalars = scalars
+    }
+
+    /// A boolean at `keyPath` (`true`/`false`, or the numbers 1/0), or `nil` when missing or
+    /// ill-typed.
+    public func flag(at keyPath: String) -> Bool? {
+        switch scalars[keyPath] {
+        case .bool(let value)?: value
+        case .integer(0)?: false
+        case .integer(1)?: true
+        default: nil
+        }
     }
 
     /// A whole, non-negative number at `keyPath`, or `nil` when missing, ill-typed (a
