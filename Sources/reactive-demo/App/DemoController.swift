@@ -45,6 +45,10 @@ final class DemoController: @unchecked Sendable {
             model.multi.cancelFetch()
             setMessage("cancelled")
         case .injectFailure:
+            guard model.simulatedAPI != nil else {
+                setMessage("e (fail the next fetch) works on the simulated API only")
+                return true
+            }
             model.failureInjector.failNextRequest()
             setMessage(nil)
         case .up:
@@ -103,10 +107,9 @@ final class DemoController: @unchecked Sendable {
         )
     }
 
-    /// The table and status for the current state, `width` columns wide, its rows fitted
-    /// into `rowBudget` lines (`nil`: every row).
-    func frame(width: Int, spinnerFrame: Int, rowBudget: Int? = nil) -> [String] {
-        TableRenderer(width: width, rowBudget: rowBudget).render(
+    /// The table and status for the current state, `width` columns wide, every row shown.
+    func frame(width: Int, spinnerFrame: Int) -> [String] {
+        TableRenderer(width: width).render(
             model.multi.snapshot,
             cursor: cursor,
             selected: Set(model.selection.selectedPaths),
@@ -114,5 +117,31 @@ final class DemoController: @unchecked Sendable {
             nextPageLoading: model.feed.pagination.value.isLoadingNextPage,
             status: statusLine()
         )
+    }
+
+    /// The whole screen for a terminal of `size` (see ``ScreenLayout``).
+    func screen(size: (width: Int, height: Int), spinnerFrame: Int) -> [String] {
+        ScreenLayout(width: size.width, height: size.height).frame(
+            model.multi.snapshot,
+            cursor: cursor,
+            selected: Set(model.selection.selectedPaths),
+            spinnerFrame: spinnerFrame,
+            nextPageLoading: model.feed.pagination.value.isLoadingNextPage,
+            status: statusLine(),
+            help: helpItems
+        )
+    }
+
+    /// The keys the demo answers, for the key reminder (`e` only on the simulated API).
+    var helpItems: [HelpItem] {
+        [
+            HelpItem(full: "n next page", short: "n page"),
+            HelpItem(full: "r refresh", short: "r refresh"),
+            HelpItem(full: "c cancel", short: "c cancel"),
+        ] + (model.simulatedAPI == nil ? [] : [HelpItem(full: "e fail next fetch", short: "e fail")]) + [
+            HelpItem(full: "↑/↓ move", short: "↑↓ move"),
+            HelpItem(full: "space select", short: "space sel"),
+            HelpItem(full: "q quit", short: "q quit"),
+        ]
     }
 }
