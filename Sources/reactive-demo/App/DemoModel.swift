@@ -63,7 +63,7 @@ final class DemoModel: Sendable {
         feed = PaginatedDataSource(name: "Feed", fetcher: fetcher, placeholders: .all, identity: { AnyHashable($0.id) })
 
         let photoInterval = Duration.milliseconds(max(1, options.latencyMilliseconds / 2))
-        let photoFetcher = AsyncSequenceFetcher { PhotoStream.stream(interval: photoInterval) }
+        let photoFetcher = WholeRefreshFetcher(base: AsyncSequenceFetcher { PhotoStream.stream(interval: photoInterval) })
         photos = RemoteDataSource(name: "Photos", fetcher: TimedFetcher(base: photoFetcher, name: "Photos", timings: timings), placeholders: .all)
         let byKind = SectionedDataSource(
             name: "Photos by kind",

@@ -117,4 +117,40 @@ import Testing
         #expect(feed.loadState.value.error == .cancelled)
         #expect(controller.message == "cancelled")
     }
+
+    @Test func refreshingOrCancellingThePhotosKeepsEveryRowAndEverySection() async throws {
+        let (controller, file) = try await Self.settledModel(latency: 20)
+        defer { file.remove() }
+        let multi = controller.model.multi
+        let photos = controller.model.photos
+        #expect(multi.snapshot.numberOfSections == 6)
+        let seen = Recorded()
+        let subscription = multi.updates.observe { update in
+            seen.append(sections: update.snapshot.numberOfSections, photos: update.snapshot.sections[2].objects.count)
+        }
+        defer { subscription.cancel() }
+
+        // A whole refresh: every update has the 6 sections and the 6 photos.
+        _ = controller.handle(.refresh)
+        await waitUntil(photos.loadState) { $0.isFetching }
+        await waitUntil(multi.loadState) { !$0.isFetching }
+        #expect(photos.snapshot.sections[0].objects.count == 6)
+        #expect(seen.values.allSatisfy { $0 == (6, 6) }, "\(seen.values)")
+
+        // A refresh cancelled while the photos stream in.
+        _ = controller.handle(.refresh)
+        _ = controller.handle(.cancel)
+        await waitUntil(multi.loadState) { !$0.isFetching }
+        #expect(photos.snapshot.sections[0].objects == PhotoStream.photos)
+        #expect(multi.snapshot.numberOfSections == 6)
+        #expect(seen.values.allSatisfy { $0 == (6, 6) }, "\(seen.values)")
+    }
+}
+
+/// Section and photo counts seen by an observer.
+private final class Recorded: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [(Int, Int)] = []
+    var values: [(Int, Int)] { lock.withLock { stored } }
+    func append(sections: Int, photos: Int) { lock.withLock { stored.append((sections, photos)) } }
 }
