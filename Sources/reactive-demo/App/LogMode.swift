@@ -109,7 +109,7 @@ struct LogMode {
             let selected = model.selection.selectedPaths.map { "\($0.item + 1)" }
             log("\(verb) poem line \(path.item + 1) (key space): selected lines \(selected.joined(separator: ", "))")
         } catch {
-            log("\(verb) poem line \(path.item + 1) (key space) refused: \(error.description)")
+            log("\(verb) poem line \(path.item + 1) (key space) refused: \(DemoController.describe(error, in: model.multi.snapshot))")
         }
     }
 
@@ -130,7 +130,7 @@ struct LogMode {
     private var pageSummary: String {
         let status = controller.statusLine()
         let pages = "page \(status.page.map(String.init) ?? "?") of \(status.numberOfPages.map(String.init) ?? "?")"
-        return "\(pages), \(status.shownResults) objects, next page \(status.nextPage)"
+        return "\(pages), \(Self.count(status.shownResults, "object")), next page \(status.nextPage)"
             + (model.feed.pagination.value.nextPageError.map { " (\($0.message))" } ?? "")
             + (model.feed.loadState.value.error.map { $0.isCancellation ? ", refresh cancelled" : ", refresh failed: \($0.message)" } ?? "")
     }
@@ -142,12 +142,17 @@ struct LogMode {
         }
     }
 
+    /// `number` and `noun`, plural unless `number` is 1 ("1 object", "2 objects").
+    static func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
+    }
+
     /// One load event as a log line.
     static func describe(_ event: LoadEvent, objectCount: Int) -> String {
         switch event {
         case .willLoad: "will load"
-        case .didPartiallyLoad: "partially loaded (\(objectCount) objects)"
-        case .didFinishLoading: "finished (\(objectCount) objects)"
+        case .didPartiallyLoad: "partially loaded (\(count(objectCount, "object")))"
+        case .didFinishLoading: "finished (\(count(objectCount, "object")))"
         case .didFail(let error): "failed: \(error.message)"
         }
     }

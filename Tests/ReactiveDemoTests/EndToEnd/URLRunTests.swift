@@ -30,4 +30,24 @@ import Testing
         #expect(run.lines.contains("   [ ] #10 Item 10"))
         #expect(!run.lines.contains { $0.contains("✖ Error") })
     }
+
+    /// Cursor, `Link`-header and has-more paging each load the 12 objects in 3 pages, then
+    /// stop: one probe and three page requests.
+    @Test(arguments: [
+        ["--url", "/cursor", "--key-path", "items", "--paging", "cursor"],
+        ["--url", "/linked", "--key-path", "", "--paging", "link"],
+        ["--url", "/has-more", "--key-path", "items", "--has-more-key", "has_more"],
+    ])
+    func everyPagingKindLoadsEveryPageThenStops(arguments: [String]) throws {
+        let server = try DemoAPIServer()
+        defer { server.stop() }
+        let resolved = arguments.map { $0.hasPrefix("/") ? server.url($0) : $0 }
+        let run = try DemoProcess.run(resolved + ["--pages", "10"], limit: .seconds(30))
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.isEmpty, "\(run.stderr)")
+        #expect(try server.requestCount() == 4)
+        #expect(run.lines.contains { $0.contains("feed: page 3 of ?, 12 objects, next page none") }, "\(run.stdout)")
+        #expect(run.lines.contains("   [ ] #12 Item 12"))
+        #expect(run.lines.filter { $0.hasPrefix("   [ ] #") }.count == 12)
+    }
 }
