@@ -8,10 +8,13 @@ import Synchronization
 // State read by signal handlers, which may only touch plain globals and call
 // async-signal-safe functions (tcsetattr, write, sigaction, signal, raise).
 
+// The two settings live in allocations of `termios`'s full stride: a global `termios`
+// variable is laid out shorter than the copies the compiler makes into it (AddressSanitizer
+// reports a global buffer overflow on `savedSettings = settings`).
 /// The terminal settings to restore.
-nonisolated(unsafe) private var savedSettings = termios()
+nonisolated(unsafe) private let savedSettings = UnsafeMutablePointer<termios>.allocate(capacity: 1)
 /// The settings the demo runs with (raw input), put back after a suspension.
-nonisolated(unsafe) private var rawSettings = termios()
+nonisolated(unsafe) private let rawSettings = UnsafeMutablePointer<termios>.allocate(capacity: 1)
 /// Set by SIGWINCH and SIGCONT, taken by the drawing loop.
 private let redrawRequested = Atomic<Bool>(false)
 /// Whether the terminal is currently taken (raw mode, alternate screen, hidden cursor).
@@ -27,7 +30,7 @@ let takeSequence: StaticString = "\u{1B}[?1049h\u{1B}[?25l"
 /// Puts raw input, the alternate screen and the hidden cursor back. Async-signal-safe.
 private func retakeTerminalNow() {
     terminalIsTaken = true
-    tcsetattr(STDIN_FILENO, TCSANOW, &rawSettings)
+    tcsetattr(STDIN_FILENO, TCSANOW, rawSettings)
     _ = write(STDOUT_FILENO, takeSequence.utf8Start, takeSequence.utf8CodeUnitCount)
 }
 
@@ -77,7 +80,7 @@ private func installSuspendHandler() {
 private func restoreTerminalNow() {
     guard terminalIsTaken else { return }
     terminalIsTaken = false
-    tcsetattr(STDIN_FILENO, TCSANOW, &savedSettings)
+    tcsetattr(STDIN_FILENO, TCSANOW, savedSettings)
     _ = write(STDOUT_FILENO, restoreSequence.utf8Start, restoreSequence.utf8CodeUnitCount)
 }
 
@@ -140,8 +143,8 @@ enum TerminalRestorer {
     /// Remembers `settings` as the ones to restore and `raw` as the ones to run with, and
     /// installs the handlers (once).
     static func arm(restoring settings: termios, raw: termios) {
-        savedSettings = settings
-        rawSettings = raw
+        savedSettings.pointee = settings
+        rawSettings.pointee = raw
         terminalIsTaken = true
         installOnce
     }
