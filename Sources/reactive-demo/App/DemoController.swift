@@ -40,11 +40,15 @@ final class DemoController: @unchecked Sendable {
             }
         case .refresh:
             model.multi.fetchData()
-            setMessage("refreshing every section")
+            setMessage(Self.refreshingNote)
         case .cancel:
             model.multi.cancelFetch()
             setMessage("cancelled")
         case .injectFailure:
+            guard model.simulatedAPI != nil else {
+                setMessage("e (fail the next fetch) works on the simulated API only")
+                return true
+            }
             model.failureInjector.failNextRequest()
             setMessage(nil)
         case .up:
@@ -57,7 +61,7 @@ final class DemoController: @unchecked Sendable {
                 try model.selection.toggle(at: cursor)
                 setMessage(nil)
             } catch {
-                setMessage(error.description)
+                setMessage(Self.describe(error, in: model.multi.snapshot))
             }
         }
         return true
@@ -80,8 +84,31 @@ final class DemoController: @unchecked Sendable {
         model.multi.willDisplayRow(at: next)
     }
 
+    /// The note shown while a refresh runs (dropped once every section has settled).
+    static let refreshingNote = "refreshing every section"
+
+    /// A refused selection change in one line, naming the section by its title.
+    static func describe(_ error: SelectionError, in snapshot: Snapshot<DemoItem>) -> String {
+        func name(_ section: Int) -> String {
+            guard snapshot.sections.indices.contains(section), let title = snapshot.sections[section].title, !title.isEmpty else {
+                return "Section \(section + 1)"
+            }
+            return title
+        }
+        switch error {
+        case .invalidPath(let path): return "No row \(path.item + 1) in \(name(path.section))."
+        case .placeholderRow(let path): return "Row \(path.item + 1) of \(name(path.section)) is a placeholder and cannot be selected."
+        case .notSelectable(let section): return "\(name(section)) does not allow selection."
+        case .belowMinimum(let section, let minimum):
+            return "\(name(section)) must keep at least \(minimum) selected row\(minimum == 1 ? "" : "s")."
+        }
+    }
+
     /// The status line for the current state.
     func statusLine() -> StatusLine {
+        if message == Self.refreshingNote && !model.multi.loadState.value.isFetching {
+            lock.withLock { if messageText == Self.refreshingNote { messageText = nil } }
+        }
         let pagination = model.feed.pagination.value
         let nextPage: String = switch pagination.nextPage {
         case .idle: pagination.hasMorePages ? "available" : "none"
@@ -93,7 +120,7 @@ final class DemoController: @unchecked Sendable {
         let notes = [message, armed, failure].compactMap { $0 }
         return StatusLine(
             contentState: model.multi.contentState.value.description,
-            page: pagination.info.page,
+            page: pagination.info.page ?? (pagination.loadedPages > 0 ? pagination.loadedPages : nil),
             numberOfPages: pagination.info.numberOfPages,
             totalResults: pagination.info.totalCount,
             shownResults: model.feed.snapshot.numberOfObjects(inSection: 0),
@@ -103,10 +130,9 @@ final class DemoController: @unchecked Sendable {
         )
     }
 
-    /// The table and status for the current state, `width` columns wide, its rows fitted
-    /// into `rowBudget` lines (`nil`: every row).
-    func frame(width: Int, spinnerFrame: Int, rowBudget: Int? = nil) -> [String] {
-        TableRenderer(width: width, rowBudget: rowBudget).render(
+    /// The table and status for the current state, `width` columns wide, every row shown.
+    func frame(width: Int, spinnerFrame: Int) -> [String] {
+        TableRenderer(width: width).render(
             model.multi.snapshot,
             cursor: cursor,
             selected: Set(model.selection.selectedPaths),
@@ -114,5 +140,31 @@ final class DemoController: @unchecked Sendable {
             nextPageLoading: model.feed.pagination.value.isLoadingNextPage,
             status: statusLine()
         )
+    }
+
+    /// The whole screen for a terminal of `size` (see ``ScreenLayout``).
+    func screen(size: (width: Int, height: Int), spinnerFrame: Int) -> [String] {
+        ScreenLayout(width: size.width, height: size.height).frame(
+            model.multi.snapshot,
+            cursor: cursor,
+            selected: Set(model.selection.selectedPaths),
+            spinnerFrame: spinnerFrame,
+            nextPageLoading: model.feed.pagination.value.isLoadingNextPage,
+            status: statusLine(),
+            help: helpItems
+        )
+    }
+
+    /// The keys the demo answers, for the key reminder (`e` only on the simulated API).
+    var helpItems: [HelpItem] {
+        [
+            HelpItem(full: "n next page", short: "n page"),
+            HelpItem(full: "r refresh", short: "r refresh"),
+            HelpItem(full: "c cancel", short: "c cancel"),
+        ] + (model.simulatedAPI == nil ? [] : [HelpItem(full: "e fail next fetch", short: "e fail")]) + [
+            HelpItem(full: "↑/↓ move", short: "↑↓ move"),
+            HelpItem(full: "space select", short: "space sel"),
+            HelpItem(full: "q quit", short: "q quit"),
+        ]
     }
 }

@@ -47,17 +47,14 @@ final class DemoModel: Sendable {
             baseURL = SimulatedFeedAPI.baseURL
             apiPath = "posts"
         }
-        let keys = PaginatorKeys(
-            page: options.pageKey, pageSize: options.pageSizeKey, numberOfPages: options.numberOfPagesKey,
-            totalCount: options.totalCountKey, pageParameter: options.pageParameter, pageSizeParameter: options.pageSizeParameter
-        )
         failureInjector = FailureInjector(wrapping: transport)
         let timedTransport = TimedTransport(base: failureInjector, name: "Feed", timings: timings)
         let fetcher = HTTPPageFetcher<FeedPost>(
             configuration: RemoteConfiguration(baseURL: baseURL, timeout: 10, transport: timedTransport),
             apiPath: apiPath,
+            queryItems: options.paging == .page ? [] : [URLQueryItem(name: options.pageSizeParameter, value: String(options.pageSize))],
             keyPath: options.keyPath,
-            paging: PageNumberPaging(keys: keys, pageSize: options.pageSize)
+            paging: Self.paging(for: options)
         )
         feedFetcher = fetcher
         // No automatic retry: the demo shows each injected failure and retries by hand (n).
@@ -66,7 +63,7 @@ final class DemoModel: Sendable {
         )
 
         let photoInterval = Duration.milliseconds(max(1, options.latencyMilliseconds / 2))
-        let photoFetcher = AsyncSequenceFetcher { PhotoStream.stream(interval: photoInterval) }
+        let photoFetcher = WholeRefreshFetcher(base: AsyncSequenceFetcher { PhotoStream.stream(interval: photoInterval) })
         photos = RemoteDataSource(name: "Photos", fetcher: TimedFetcher(base: photoFetcher, name: "Photos", timings: timings), placeholders: .all)
         let byKind = SectionedDataSource(
             name: "Photos by kind",
@@ -92,6 +89,27 @@ final class DemoModel: Sendable {
         selection = Selection(source: multi) { sectionID in
             sectionID == multi.snapshot.sections.first?.id ? Self.poemPolicy : .multiple
         }
+    }
+
+    /// The paging strategy `options` ask for (page numbers, cursor or `Link` header, with or
+    /// without a has-more key). Cursor and `Link` paging send the page size as a fixed query
+    /// parameter of the first request.
+    static func paging(for options: DemoOptions) -> any PagingStrategy {
+        let base: any PagingStrategy = switch options.paging {
+        case .page:
+            PageNumberPaging(
+                keys: PaginatorKeys(
+                    page: options.pageKey, pageSize: options.pageSizeKey, numberOfPages: options.numberOfPagesKey,
+                    totalCount: options.totalCountKey, pageParameter: options.pageParameter, pageSizeParameter: options.pageSizeParameter
+                ),
+                pageSize: options.pageSize
+            )
+        case .cursor:
+            CursorPaging(cursorKeyPath: options.cursorKey, parameter: options.cursorParameter, totalCountKeyPath: options.totalCountKey)
+        case .link:
+            LinkHeaderPaging()
+        }
+        return options.hasMoreKey.map { HasMorePaging(base: base, hasMoreKey: $0) } ?? base
     }
 
     /// Starts every child's first fetch.

@@ -37,28 +37,12 @@ struct InteractiveMode {
             let size = Terminal.size
             let resized = size != drawnSize
             let spinning = model.multi.loadState.value.isFetching || model.feed.pagination.value.isLoadingNextPage
-            guard redraw.take() || spinning || resized else { continue }
+            let signalled = TerminalRestorer.takeRedrawRequest()
+            guard redraw.take() || spinning || resized || signalled else { continue }
             drawnSize = size
-            Terminal.draw(frame(size: size, spinnerFrame: spinnerFrame))
+            Terminal.draw(controller.screen(size: size, spinnerFrame: spinnerFrame), width: size.width, clearing: resized || signalled)
         }
         return 0
-    }
-}
-
-extension InteractiveMode {
-    /// The key reminder under the table.
-    static let keyHelp = "n next page · r refresh · c cancel · e fail next fetch · ↑/↓ move · space select · q quit"
-
-    /// The frame for a terminal of `size`: the table with its rows fitted to the height,
-    /// then the key reminder, cut to the width and the height.
-    func frame(size: (width: Int, height: Int), spinnerFrame: Int) -> [String] {
-        let sections = controller.model.multi.snapshot.numberOfSections
-        // Title, rule, three status lines, a blank line and the key reminder take seven
-        // lines; each section its title line.
-        let budget = max(0, size.height - 7 - sections)
-        let help = Self.keyHelp.count <= size.width ? Self.keyHelp : String(Self.keyHelp.prefix(max(0, size.width - 1))) + "…"
-        let lines = controller.frame(width: size.width, spinnerFrame: spinnerFrame, rowBudget: budget) + ["", help]
-        return Array(lines.prefix(size.height))
     }
 }
 

@@ -2,6 +2,16 @@ import Foundation
 
 /// The demo's command-line flags.
 struct DemoOptions: Equatable {
+    /// How `--url`'s API pages.
+    enum Paging: String, Equatable, CaseIterable {
+        /// Page numbers in the query, paginator keys in the body (``PageNumberPaging``).
+        case page
+        /// A cursor at a key path, sent back as a query parameter (``CursorPaging``).
+        case cursor
+        /// The `Link` header's `rel="next"` URL (``LinkHeaderPaging``).
+        case link
+    }
+
     /// A real HTTP API for the paginated section; `nil` uses the embedded simulated API.
     var url: URL?
     /// Dotted key path of the array in each page's JSON.
@@ -18,6 +28,15 @@ struct DemoOptions: Equatable {
     var pageParameter = "page"
     /// Query parameter the page size is sent in.
     var pageSizeParameter = "page_size"
+    /// How the API pages.
+    var paging = Paging.page
+    /// Cursor paging: dotted key path of the next cursor in each response.
+    var cursorKey = "next_cursor"
+    /// Cursor paging: query parameter the cursor is sent in.
+    var cursorParameter = "cursor"
+    /// Dotted key path of a boolean that says whether more pages follow (`false` ends the
+    /// paging), or `nil` when the API has none.
+    var hasMoreKey: String?
     /// Objects per page requested.
     var pageSize = 5
     /// Simulated API latency per request, in milliseconds.
@@ -35,25 +54,39 @@ struct DemoOptions: Equatable {
 
     USAGE: swift run reactive-demo [options]
 
-    On a terminal it draws a table that redraws in place; keys:
-      n next page · r refresh · c cancel · e fail the next fetch
+    On a terminal it draws a table that redraws in place (and fits the terminal's size); keys:
+      n next page · r refresh · c cancel · e fail the next fetch (simulated API only)
       ↑/↓ move · space select · q quit
-    When stdout is not a terminal it prints a log of events and the final table, and exits.
+    When stdout is not a terminal it prints a log of events and the final table, and exits
+    (status 1 if a feed page failed; pages are requested once, never retried).
 
     OPTIONS:
       --url URL               Page a real HTTP API instead of the embedded simulated one.
-      --key-path PATH         Dotted key path of the array in each page (default: data.items).
+      --key-path PATH         Dotted key path of the array in each page (default: data.items;
+                              "" when the body itself is the array).
+      --paging KIND           page, cursor or link (default: page):
+                                page    page numbers in the query, paginator keys in the body;
+                                cursor  the next cursor at --cursor-key sent back in --cursor-param,
+                                link    the Link header's rel="next" URL, fetched as is.
       --page-key KEY          Response key of the current page (default: page).
       --page-size-key KEY     Response key of the page size (default: page_size).
       --pages-key KEY         Response key of the number of pages (default: number_of_pages).
       --total-key KEY         Response key of the total count (default: total_count).
       --page-param NAME       Query parameter for the page number (default: page).
       --page-size-param NAME  Query parameter for the page size (default: page_size).
+      --cursor-key PATH       Cursor paging: key path of the next cursor (default: next_cursor).
+      --cursor-param NAME     Cursor paging: query parameter for the cursor (default: cursor).
+      --has-more-key PATH     Key path of a boolean saying whether more pages follow (any paging).
       --page-size N           Objects per page, 1...100 (default: 5).
       --latency MS            Simulated API latency in milliseconds, 0...10000 (default: 250).
       --pages N               Log mode: feed pages to load before exiting, 1...100 (default: 3).
       --log                   Print the event log even when stdout is a terminal.
       -h, --help              Show this help.
+
+    OBJECTS (--url): each element of the array must be a JSON object with a whole-number
+    "id" (rows are told apart by it; repeated ids are dropped) and a string "title"; an
+    optional string "author" is shown; other keys are ignored. Anything else fails the page
+    with a message naming the URL and the problem.
     """
 
     /// Parses `arguments` (without the program name). Throws ``DemoOptionsError``.
@@ -86,12 +119,20 @@ struct DemoOptions: Equatable {
             case "--total-key": options.totalCountKey = try value(for: flag)
             case "--page-param": options.pageParameter = try value(for: flag)
             case "--page-size-param": options.pageSizeParameter = try value(for: flag)
+            case "--paging":
+                let text = try value(for: flag)
+                guard let paging = Paging(rawValue: text) else { throw .invalidChoice(flag: flag, value: text, choices: Paging.allCases.map(\.rawValue)) }
+                options.paging = paging
+            case "--cursor-key": options.cursorKey = try value(for: flag)
+            case "--cursor-param": options.cursorParameter = try value(for: flag)
+            case "--has-more-key": options.hasMoreKey = try value(for: flag)
             case "--page-size": options.pageSize = try number(for: flag, in: 1...100)
             case "--latency": options.latencyMilliseconds = try number(for: flag, in: 0...10_000)
             case "--pages": options.pages = try number(for: flag, in: 1...100)
             default: throw .unknownFlag(flag)
             }
         }
+        if options.paging != .page && options.url == nil { throw .needsURL("--paging") }
         return options
     }
 }
@@ -106,6 +147,10 @@ enum DemoOptionsError: Error, Equatable, CustomStringConvertible {
     case invalidNumber(flag: String, value: String, range: ClosedRange<Int>)
     /// `--url`'s value is not an http(s) URL with a host.
     case invalidURL(String)
+    /// A flag that only applies to a real API was given without `--url`.
+    case needsURL(String)
+    /// A flag's value is not one of `choices`.
+    case invalidChoice(flag: String, value: String, choices: [String])
 
     /// The mistake in one line, for stderr.
     var description: String {
@@ -115,6 +160,9 @@ enum DemoOptionsError: Error, Equatable, CustomStringConvertible {
         case .invalidNumber(let flag, let value, let range):
             return "option '\(flag)' needs a whole number from \(range.lowerBound) to \(range.upperBound), not '\(value)'"
         case .invalidURL(let text): return "'\(text)' is not an http(s) URL with a host"
+        case .needsURL(let flag): return "option '\(flag)' needs --url (the simulated API pages by number)"
+        case .invalidChoice(let flag, let value, let choices):
+            return "option '\(flag)' needs one of \(choices.joined(separator: ", ")), not '\(value)'"
         }
     }
 }

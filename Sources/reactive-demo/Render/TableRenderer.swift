@@ -9,9 +9,9 @@ struct TableRenderer {
 
     /// Columns per line; longer lines end in "…".
     var width: Int = 80
-    /// How many lines the sections' rows may take in all (including "… more" lines), shared
-    /// out over the sections; `nil` shows every row.
-    var rowBudget: Int?
+    /// How many rows each section shows (0: only its header; see ``RowAllotment``); `nil`
+    /// shows every row.
+    var limits: [Int]?
 
     /// The table: a title line, each section's title and rows, then the status lines.
     /// `nextPageLoading` tells whether a `loadingMore` row is actually loading (it spins)
@@ -26,14 +26,13 @@ struct TableRenderer {
         title: String = "ReactiveSources demo"
     ) -> [String] {
         var lines = [fit(title)]
-        let limits = rowLimits(for: snapshot.sections.map(\.rowCount))
         for (sectionIndex, section) in snapshot.sections.enumerated() {
-            let heading = "── \(section.title ?? "Untitled") "
-            let count = " \(section.objects.count) \(section.objects.count == 1 ? "item" : "items")"
-            let fill = max(0, width - heading.count - count.count)
-            lines.append(fit(heading + String(repeating: "─", count: fill) + count))
+            lines.append(header(section, index: sectionIndex))
             let rows = section.rows
-            let visible = visibleRange(rowCount: rows.count, limit: limits[sectionIndex], cursor: cursor, section: sectionIndex)
+            let limit = limits.map { $0.indices.contains(sectionIndex) ? $0[sectionIndex] : rows.count } ?? rows.count
+            guard limit > 0 else { continue }
+            let cursorItem = cursor?.section == sectionIndex ? cursor?.item : nil
+            let visible = RowAllotment.visibleRange(rowCount: rows.count, limit: limit, cursorItem: cursorItem)
             if visible.lowerBound > 0 { lines.append("     … \(visible.lowerBound) more above") }
             for item in visible {
                 let path = RowPath(item: item, section: sectionIndex)
@@ -56,6 +55,15 @@ struct TableRenderer {
         return lines
     }
 
+    /// A section's header: its title (or "Section n" without one) and its object count.
+    func header(_ section: SnapshotSection<DemoItem>, index: Int) -> String {
+        let name = section.title.flatMap { $0.isEmpty ? nil : $0 } ?? "Section \(index + 1)"
+        let heading = "── \(name) "
+        let count = " \(section.objects.count) \(section.objects.count == 1 ? "item" : "items")"
+        let fill = max(0, width - DisplayWidth.of(heading) - DisplayWidth.of(count))
+        return fit(heading + String(repeating: "─", count: fill) + count)
+    }
+
     /// The text of a placeholder row: a spinner while loading, "No results", the error.
     func text(for placeholder: Placeholder, spinnerFrame: Int, nextPageLoading: Bool = false) -> String {
         let spin = Self.spinner[((spinnerFrame % Self.spinner.count) + Self.spinner.count) % Self.spinner.count]
@@ -68,47 +76,8 @@ struct TableRenderer {
         }
     }
 
-    /// Each section's most visible rows, sharing ``rowBudget`` out evenly: a section that
-    /// needs less leaves the rest to the others, and a cut section pays for its "… more"
-    /// lines. Every section shows at least one row.
-    func rowLimits(for rowCounts: [Int]) -> [Int] {
-        guard let rowBudget else { return rowCounts }
-        var limits = rowCounts.map { min($0, 1) }
-        func cost(_ limits: [Int]) -> Int {
-            zip(rowCounts, limits).reduce(0) { total, pair in
-                let (rows, limit) = pair
-                return total + min(rows, limit) + (rows > limit ? 2 : 0)
-            }
-        }
-        var grew = true
-        while grew {
-            grew = false
-            for index in limits.indices where limits[index] < rowCounts[index] {
-                var candidate = limits
-                candidate[index] += 1
-                if cost(candidate) <= rowBudget {
-                    limits = candidate
-                    grew = true
-                }
-            }
-        }
-        return limits
-    }
-
-    /// The rows shown: all when they fit; otherwise a window around the cursor in this
-    /// section, or the tail (where placeholders and new pages appear).
-    private func visibleRange(rowCount: Int, limit: Int, cursor: RowPath?, section: Int) -> Range<Int> {
-        let limit = max(1, limit)
-        guard rowCount > limit else { return 0..<rowCount }
-        guard let cursor, cursor.section == section else {
-            return (rowCount - limit)..<rowCount
-        }
-        let start = min(max(0, cursor.item - limit / 2), rowCount - limit)
-        return start..<(start + limit)
-    }
-
-    /// `line`, cut to ``width`` with a trailing "…" when longer.
+    /// `line`, cut to ``width`` columns with a trailing "…" when wider.
     private func fit(_ line: String) -> String {
-        line.count <= width ? line : String(line.prefix(max(0, width - 1))) + "…"
+        DisplayWidth.fit(line, width: width)
     }
 }

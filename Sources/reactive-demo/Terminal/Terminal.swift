@@ -6,7 +6,7 @@ import Darwin
 
 /// Owns the terminal while the interactive demo runs: raw input, alternate screen, hidden
 /// cursor. Everything is restored by ``release()`` and, through ``TerminalRestorer``, on
-/// exit, Ctrl-C, SIGTERM and crash signals.
+/// exit, Ctrl-C, SIGTERM and crash signals, and while suspended by Ctrl-Z.
 enum Terminal {
     /// Whether stdout and stdin are terminals.
     static var isInteractive: Bool { isatty(STDOUT_FILENO) == 1 && isatty(STDIN_FILENO) == 1 }
@@ -23,15 +23,15 @@ enum Terminal {
     static func take() {
         var settings = termios()
         tcgetattr(STDIN_FILENO, &settings)
-        TerminalRestorer.arm(restoring: settings)
         var raw = settings
         raw.c_lflag &= ~tcflag_t(ECHO | ICANON)
         withUnsafeMutableBytes(of: &raw.c_cc) { controls in
             controls[Int(VMIN)] = 1
             controls[Int(VTIME)] = 0
         }
+        TerminalRestorer.arm(restoring: settings, raw: raw)
         tcsetattr(STDIN_FILENO, TCSANOW, &raw)
-        write("\u{1B}[?1049h\u{1B}[?25l")
+        write(takeSequence.description)
     }
 
     /// Restores the terminal (idempotent).
@@ -39,10 +39,13 @@ enum Terminal {
         TerminalRestorer.restore()
     }
 
-    /// Replaces the screen with `lines`, clearing what is left of each line and below.
-    static func draw(_ lines: [String]) {
-        let body = lines.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n")
-        write("\u{1B}[H" + body + "\u{1B}[J")
+    /// Replaces the screen with `lines`, clearing what is left of each line and below
+    /// (`clearing`: the whole screen first, after a resize or a return from suspension).
+    /// A line as wide as the terminal gets no "erase to end of line": with the cursor
+    /// parked on the last column, terminals erase that column's character.
+    static func draw(_ lines: [String], width: Int, clearing: Bool = false) {
+        let body = lines.map { DisplayWidth.of($0) < width ? $0 + "\u{1B}[K" : $0 }.joined(separator: "\r\n")
+        write((clearing ? "\u{1B}[2J" : "") + "\u{1B}[H" + body + "\u{1B}[J")
     }
 
     /// Writes `text` to stdout unbuffered.

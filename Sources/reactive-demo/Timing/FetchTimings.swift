@@ -30,18 +30,29 @@ final class FetchTimings: @unchecked Sendable {
     /// The figures of every section, in the order given at creation.
     var entries: [Entry] { lock.withLock { table } }
 
-    /// Runs `body` as one fetch of `name`, whether it returns or throws.
+    /// Runs `body` as one fetch of `name`, whether it returns or throws. A fetch that was
+    /// cancelled (its task is, or it threw `CancellationError`) is not recorded as the last
+    /// fetch's time: it did not run to its end.
     func measure<Result>(_ name: String, _ body: () async throws -> Result) async rethrows -> Result {
         let start = clock.now
         update(name) { $0.running += 1 }
-        defer {
-            let elapsed = clock.now - start
-            update(name) {
-                $0.running -= 1
-                $0.lastMilliseconds = Int((elapsed / .milliseconds(1)).rounded())
-            }
+        do {
+            let result = try await body()
+            finish(name, since: start, cancelled: Task.isCancelled)
+            return result
+        } catch {
+            finish(name, since: start, cancelled: Task.isCancelled || error is CancellationError)
+            throw error
         }
-        return try await body()
+    }
+
+    /// Ends one fetch of `name` started at `start`, recording its time unless `cancelled`.
+    private func finish(_ name: String, since start: ContinuousClock.Instant, cancelled: Bool) {
+        let elapsed = clock.now - start
+        update(name) {
+            $0.running -= 1
+            if !cancelled { $0.lastMilliseconds = Int((elapsed / .milliseconds(1)).rounded()) }
+        }
     }
 
     /// Applies `change` to `name`'s entry, adding the entry at the end if it is new.

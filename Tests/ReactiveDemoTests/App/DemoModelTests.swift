@@ -62,7 +62,7 @@ import Testing
         #expect(controller.model.selection.selectedPaths == [RowPath(item: 0, section: 0)])
         #expect(controller.handle(.select))
         #expect(controller.model.selection.selectedPaths == [RowPath(item: 0, section: 0)])
-        #expect(controller.message == SelectionError.belowMinimum(section: 0, minimum: 1).description)
+        #expect(controller.message == "Poem must keep at least 1 selected row.")
         #expect(controller.handle(.up))
         #expect(controller.cursor == RowPath(item: 0, section: 0))
         #expect(!controller.handle(.quit))
@@ -117,4 +117,73 @@ import Testing
         #expect(feed.loadState.value.error == .cancelled)
         #expect(controller.message == "cancelled")
     }
+
+    @Test func theRefreshNoteGoesOnceEverySectionHasSettled() async throws {
+        let (controller, file) = try await Self.settledModel(latency: 20)
+        defer { file.remove() }
+        _ = controller.handle(.refresh)
+        #expect(controller.statusLine().message == "refreshing every section")
+        await waitUntil(controller.model.multi.loadState) { !$0.isFetching }
+        #expect(controller.statusLine().message == nil)
+    }
+
+    @Test func refusalsNameTheSectionByItsTitle() {
+        let snapshot = Snapshot<DemoItem>(sections: [
+            SnapshotSection(id: "p", title: "Poem", objects: [.line(number: 1, text: "a")]),
+            SnapshotSection(id: "u", title: nil, objects: []),
+        ])
+        #expect(DemoController.describe(.belowMinimum(section: 0, minimum: 2), in: snapshot) == "Poem must keep at least 2 selected rows.")
+        #expect(DemoController.describe(.notSelectable(section: 1), in: snapshot) == "Section 2 does not allow selection.")
+        #expect(DemoController.describe(.invalidPath(RowPath(item: 4, section: 0)), in: snapshot) == "No row 5 in Poem.")
+        #expect(DemoController.describe(.placeholderRow(RowPath(item: 0, section: 7)), in: snapshot)
+            == "Row 1 of Section 8 is a placeholder and cannot be selected.")
+    }
+
+    @Test func eIsRefusedOnARealAPI() throws {
+        let file = try PoemFile(lines: Self.poem)
+        defer { file.remove() }
+        var options = DemoOptions()
+        options.url = URL(string: "http://127.0.0.1:1/")
+        let controller = DemoController(model: DemoModel(options: options, poemURL: file.url))
+        #expect(controller.handle(.injectFailure))
+        #expect(!controller.model.failureInjector.isArmed)
+        #expect(controller.message == "e (fail the next fetch) works on the simulated API only")
+        #expect(!controller.helpItems.contains { $0.full.hasPrefix("e ") })
+    }
+
+    @Test func refreshingOrCancellingThePhotosKeepsEveryRowAndEverySection() async throws {
+        let (controller, file) = try await Self.settledModel(latency: 20)
+        defer { file.remove() }
+        let multi = controller.model.multi
+        let photos = controller.model.photos
+        #expect(multi.snapshot.numberOfSections == 6)
+        let seen = Recorded()
+        let subscription = multi.updates.observe { update in
+            seen.append(sections: update.snapshot.numberOfSections, photos: update.snapshot.sections[2].objects.count)
+        }
+        defer { subscription.cancel() }
+
+        // A whole refresh: every update has the 6 sections and the 6 photos.
+        _ = controller.handle(.refresh)
+        await waitUntil(photos.loadState) { $0.isFetching }
+        await waitUntil(multi.loadState) { !$0.isFetching }
+        #expect(photos.snapshot.sections[0].objects.count == 6)
+        #expect(seen.values.allSatisfy { $0 == (6, 6) }, "\(seen.values)")
+
+        // A refresh cancelled while the photos stream in.
+        _ = controller.handle(.refresh)
+        _ = controller.handle(.cancel)
+        await waitUntil(multi.loadState) { !$0.isFetching }
+        #expect(photos.snapshot.sections[0].objects == PhotoStream.photos)
+        #expect(multi.snapshot.numberOfSections == 6)
+        #expect(seen.values.allSatisfy { $0 == (6, 6) }, "\(seen.values)")
+    }
+}
+
+/// Section and photo counts seen by an observer.
+private final class Recorded: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [(Int, Int)] = []
+    var values: [(Int, Int)] { lock.withLock { stored } }
+    func append(sections: Int, photos: Int) { lock.withLock { stored.append((sections, photos)) } }
 }

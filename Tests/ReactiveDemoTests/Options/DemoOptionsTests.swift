@@ -17,7 +17,8 @@ import Testing
             "--url", "http://127.0.0.1:8080/api", "--key-path", "results", "--page-key", "meta.page",
             "--page-size-key", "meta.size", "--pages-key", "meta.pages", "--total-key", "meta.count",
             "--page-param", "pg", "--page-size-param", "per", "--page-size", "7", "--latency", "0",
-            "--pages", "4", "--log",
+            "--pages", "4", "--log", "--paging", "cursor", "--cursor-key", "meta.next", "--cursor-param", "after",
+            "--has-more-key", "meta.more",
         ])
         var expected = DemoOptions()
         expected.url = URL(string: "http://127.0.0.1:8080/api")
@@ -32,6 +33,10 @@ import Testing
         expected.latencyMilliseconds = 0
         expected.pages = 4
         expected.forceLog = true
+        expected.paging = .cursor
+        expected.cursorKey = "meta.next"
+        expected.cursorParameter = "after"
+        expected.hasMoreKey = "meta.more"
         #expect(options == expected)
         #expect(try DemoOptions.parse(["-h"]).showHelp)
         #expect(try DemoOptions.parse(["--help"]).showHelp)
@@ -56,6 +61,9 @@ import Testing
         (["--url", "not a url"], .invalidURL("not a url"), "'not a url' is not an http(s) URL with a host"),
         (["--frobnicate"], .unknownFlag("--frobnicate"), "unknown option '--frobnicate' (see --help)"),
         (["extra"], .unknownFlag("extra"), "unknown option 'extra' (see --help)"),
+        (["--url", "http://x.test/", "--paging", "offset"], .invalidChoice(flag: "--paging", value: "offset", choices: ["page", "cursor", "link"]),
+         "option '--paging' needs one of page, cursor, link, not 'offset'"),
+        (["--paging", "link"], .needsURL("--paging"), "option '--paging' needs --url (the simulated API pages by number)"),
     ]
 
     @Test(arguments: mistakes)
@@ -73,6 +81,7 @@ import Testing
             "--url": ["http://localhost/"], "--key-path": ["a.b"], "--page-key": ["p"], "--page-size-key": ["s"],
             "--pages-key": ["n"], "--total-key": ["t"], "--page-param": ["p"], "--page-size-param": ["s"],
             "--page-size": ["3"], "--latency": ["1"], "--pages": ["2"], "--log": [], "-h": [], "--help": [],
+            "--paging": ["page"], "--cursor-key": ["c"], "--cursor-param": ["c"], "--has-more-key": ["m"],
         ]
         #expect(listed == Set(accepted.keys))
         for (flag, value) in accepted {

@@ -64,10 +64,13 @@ import Testing
         #expect(lines.allSatisfy { $0.count <= 30 })
     }
 
-    @Test func aCutSectionShowsItsTailOrAWindowAroundTheCursor() {
+    @Test func aCutSectionShowsItsTailOrAWindowAroundTheCursorAndAFoldedOneItsHeader() {
         let lines = (1...10).map { DemoItem.line(number: $0, text: "l\($0)") }
-        let snapshot = Snapshot(sections: [SnapshotSection(id: "p", title: "P", objects: lines)])
-        let renderer = TableRenderer(width: 20, rowBudget: 5)
+        let snapshot = Snapshot(sections: [
+            SnapshotSection(id: "p", title: "P", objects: lines),
+            SnapshotSection(id: "q", title: "Q", objects: [.line(number: 1, text: "q")]),
+        ])
+        let renderer = TableRenderer(width: 20, limits: [3, 0])
         #expect(renderer.render(snapshot, title: "T") == [
             "T",
             "── P ────── 10 items",
@@ -75,6 +78,7 @@ import Testing
             "   [ ]  8  l8",
             "   [ ]  9  l9",
             "   [ ] 10  l10",
+            "── Q ──────── 1 item",
         ])
         #expect(renderer.render(snapshot, cursor: RowPath(item: 4, section: 0), title: "T") == [
             "T",
@@ -84,18 +88,16 @@ import Testing
             " ▸ [ ]  5  l5",
             "   [ ]  6  l6",
             "     … 4 more below",
+            "── Q ──────── 1 item",
         ])
     }
 
-    @Test func theRowBudgetIsSharedOutOverSections() {
-        #expect(TableRenderer(rowBudget: nil).rowLimits(for: [8, 23, 6]) == [8, 23, 6])
-        // Three cut sections: 5 + 5 + 4 rows and 2 "more" lines each fill 20 lines.
-        #expect(TableRenderer(rowBudget: 20).rowLimits(for: [8, 23, 6]) == [5, 5, 4])
-        // Small sections are shown whole and leave the rest to the big one.
-        #expect(TableRenderer(rowBudget: 12).rowLimits(for: [2, 30, 1]) == [2, 7, 1])
-        // Everything fits.
-        #expect(TableRenderer(rowBudget: 50).rowLimits(for: [2, 30, 1]) == [2, 30, 1])
-        // No room: every non-empty section still shows one row.
-        #expect(TableRenderer(rowBudget: 0).rowLimits(for: [5, 0, 5]) == [1, 0, 1])
+    @Test func aSectionWithoutATitleIsNumberedAndWideCharactersCountTwoColumns() {
+        let snapshot = Snapshot<DemoItem>(sections: [
+            SnapshotSection(id: "a", title: nil, objects: [.photo(Photo(id: 1, caption: "A very long caption here", kind: "x"))]),
+        ])
+        let lines = TableRenderer(width: 24).render(snapshot, title: "T")
+        #expect(lines == ["T", "── Section 1 ──── 1 item", "   [ ] 📷 A very long c…"])
+        #expect(lines.allSatisfy { DisplayWidth.of($0) <= 24 })
     }
 }

@@ -36,8 +36,10 @@ struct DemoProcess {
         return found
     }
 
-    /// Runs the demo with `arguments` and waits for it to exit.
-    static func run(_ arguments: [String]) throws -> Result {
+    /// Runs the demo with `arguments` and waits for it to exit. A run still going after
+    /// `limit` is killed (SIGKILL), so a demo that never ends fails its test instead of
+    /// hanging it; ``Result/status`` then says 9 was the signal.
+    static func run(_ arguments: [String], limit: DispatchTimeInterval = .seconds(60)) throws -> Result {
         let process = Process()
         process.executableURL = try executable()
         process.arguments = arguments
@@ -47,6 +49,10 @@ struct DemoProcess {
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        let pid = process.processIdentifier
+        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + limit, execute: watchdog)
+        defer { watchdog.cancel() }
         // Drain stderr on another thread so neither pipe can fill up and block the demo.
         let errorData = DataBox()
         let drained = DispatchSemaphore(value: 0)
