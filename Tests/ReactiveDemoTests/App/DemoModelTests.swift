@@ -174,7 +174,7 @@ import Testing
         _ = controller.handle(.refresh)
         _ = controller.handle(.cancel)
         await waitUntil(multi.loadState) { !$0.isFetching }
-        #expect(photos.snapshot.sections[0].objects == PhotoStream.photos)
+        #expect(Array(photos.snapshot.sections[0].objects) == PhotoStream.photos)
         #expect(multi.snapshot.numberOfSections == 6)
         #expect(seen.values.allSatisfy { $0 == (6, 6) }, "\(seen.values)")
     }
