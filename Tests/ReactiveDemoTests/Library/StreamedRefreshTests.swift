@@ -3,16 +3,11 @@ import Testing
 
 /// A library behaviour the demo's Photos section ran into (issue 24, item 3), shown through
 /// the public API: a refresh of a `RemoteDataSource` whose fetcher delivers several batches
-/// replaces the whole content with the first batch, so a refresh cancelled (or failed) after
-/// its first batches leaves a partial list, and views derived from the source (a Sectioned
-/// grouping) lose sections while the refresh runs.
-///
-/// The expectations are what a user expects; they fail today (1 row and 1 section after the
-/// refresh's first batch; [1, 2] and 2 sections after the cancel), so the test is disabled
-/// (a known issue would change the run's summary line, which CI reads). Enable it with the
-/// library fix: `swift test --filter StreamedRefreshTests` after removing `.disabled`.
+/// used to replace the whole content with the first batch, so a refresh cancelled after its
+/// first batches left a partial list, and a Sectioned grouping over it lost sections while
+/// the refresh ran. A refresh now keeps the content until it finishes.
 @Suite(.timeLimit(.minutes(1))) struct StreamedRefreshTests {
-    @Test(.disabled("RemoteDataSource: a streamed refresh replaces the content with its first batch (issue 24, item 3)"))
+    @Test
     func aCancelledStreamedRefreshKeepsEveryRowAndTheSectionsStay() async throws {
         let fetcher = SteppedFetcher()
         let source = RemoteDataSource(name: "Photos", fetcher: fetcher, placeholders: .all)

@@ -173,6 +173,9 @@ final class RemoteRun {
     private var current: Int?
     private var batchesOfCurrent = 0
     private var content: [Int] = []
+    /// A refresh (a fetch that started with objects shown) holds its batches until it finishes.
+    private var holding = false
+    private var held: [Int] = []
     private var expectedEvents: [EventKind] = []
     private var open: Set<Int> = []
     private var batchSerial = 0
@@ -246,6 +249,8 @@ final class RemoteRun {
         calls += 1
         current = id
         batchesOfCurrent = 0
+        holding = !content.isEmpty
+        held = []
         open.insert(id)
         source.fetchData()
         let fetcher = self.fetcher
@@ -281,7 +286,11 @@ final class RemoteRun {
             if !isCurrent { staleBatches.insert(batchSerial) }
             trace.append("batch(#\(id), \(batch.count))")
             if isCurrent {
-                content = batchesOfCurrent == 0 ? batch : content + batch
+                if holding {
+                    held += batch
+                } else {
+                    content = batchesOfCurrent == 0 ? batch : content + batch
+                }
                 batchesOfCurrent += 1
                 appliedBatches += 1
                 expectedEvents.append(.partial)
@@ -292,7 +301,7 @@ final class RemoteRun {
             trace.append("\(finishes ? "finish" : "fail")(#\(id))")
             open.remove(id)
             if isCurrent {
-                if finishes && batchesOfCurrent == 0 { content = [] }
+                if finishes { content = holding ? held : batchesOfCurrent == 0 ? [] : content }
                 expectedEvents.append(finishes ? .finished : .failed)
                 current = nil
             }

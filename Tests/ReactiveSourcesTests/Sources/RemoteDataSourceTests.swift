@@ -54,7 +54,7 @@ struct RemoteDataSourceTests {
         }
     }
 
-    @Test func refreshKeepsContentUntilTheFirstBatchThenReplacesIt() async {
+    @Test func refreshKeepsContentUntilItFinishesThenReplacesItInOneUpdate() async {
         let fetcher = ScriptedFetcher<String>()
         let source = RemoteDataSource(name: "Feed", fetcher: fetcher)
         let log = EventLog(source)
@@ -70,9 +70,14 @@ struct RemoteDataSourceTests {
         #expect(source.snapshot.sections[0].placeholder == nil)
         await eventually("call") { fetcher.calls.count == 2 }
         fetcher.calls[1].deliver(["new"])
-        await eventually("replaced") { source.allObjects == ["new"] }
+        await eventually("batch delivered") { log.values.filter { $0 == .didPartiallyLoad }.count == 2 }
+        #expect(source.allObjects == ["old1", "old2"], "a refresh's batches are held until it finishes")
+        let version = source.updates.value.version
+        fetcher.calls[1].deliver(["old2"])
         fetcher.calls[1].finish()
         await log.waitForFinishers(2)
+        #expect(source.allObjects == ["new", "old2"])
+        #expect(source.updates.value.version == version + 1, "one update replaces the content")
         #expect(source.loadState.value.content.phase == .loaded)
     }
 

@@ -66,13 +66,20 @@ public final class RemoteDataSource<Object: Hashable & Sendable>: DataSource {
     /// Will load, partially loaded, finished, failed (see ``DataSource/loadEvents``).
     public var loadEvents: Signal<LoadEvent> { engine.loadEvents }
 
-    /// Starts a fetch, cancelling the one in flight (which ends with `didFail(.cancelled)`). Old objects stay visible until the first batch arrives, unless the source clears on refresh; a failed fetch keeps them.
+    /// Starts a fetch, cancelling the one in flight (which ends with `didFail(.cancelled)`).
+    ///
+    /// A first load (nothing shown) shows each batch as it arrives. A refresh (objects shown,
+    /// and the source does not clear on refresh) keeps them visible and unchanged until it
+    /// finishes, then replaces them in one update diffed by identity; a refresh that is
+    /// cancelled or fails leaves them exactly as they were. Either way each batch sends
+    /// `didPartiallyLoad`.
     public func fetchData() {
         let fetcher = self.fetcher
         let engine = self.engine
         let placeholders = self.placeholders
         let retry = self.retry
         let batches = BatchCounter()
+        let held = HeldBatches<Object>()
         engine.begin(prepare: {
             if clearsContentOnRefresh && !engine.snapshot.sections[0].objects.isEmpty {
                 var cleared = engine.snapshot
@@ -81,6 +88,7 @@ public final class RemoteDataSource<Object: Hashable & Sendable>: DataSource {
                 engine.replace(with: cleared)
             }
             let showsLoading = placeholders.contains(.loading) && engine.snapshot.sections[0].objects.isEmpty
+            held.isHolding = !engine.snapshot.sections[0].objects.isEmpty
             engine.setPlaceholder(showsLoading ? .loading : nil, inSection: 0)
         }, start: { fetch in
             Task {
@@ -88,19 +96,29 @@ public final class RemoteDataSource<Object: Hashable & Sendable>: DataSource {
                     try await retry.run({
                         try await fetcher.fetch(into: FetchSink { batch in
                             engine.ifCurrent(fetch) {
-                                Self.apply(batch, isFirst: batches.next() == 0, to: engine, placeholders: placeholders)
+                                let isFirst = batches.next() == 0
+                                if held.isHolding {
+                                    held.objects.append(contentsOf: batch)
+                                } else {
+                                    Self.apply(batch, isFirst: isFirst, to: engine, placeholders: placeholders)
+                                }
                                 engine.emit(.didPartiallyLoad)
                             }
                         })
                     }, willWait: { status in
                         engine.ifCurrent(fetch) {
                             batches.reset()
+                            held.objects.removeAll()
                             engine.loadState.modify { $0.retry = status }
                         }
                     })
                     try Task.checkCancellation()
                     engine.finish(fetch) {
-                        if batches.count == 0 {
+                        if held.isHolding {
+                            var next = engine.snapshot
+                            next.sections[0].objects = RowStorage(held.objects)
+                            engine.replace(with: next)
+                        } else if batches.count == 0 {
                             // Finished without any batch: the content is now empty.
                             var empty = engine.snapshot
                             empty.sections[0].objects = []
@@ -144,6 +162,13 @@ public final class RemoteDataSource<Object: Hashable & Sendable>: DataSource {
             }
         }
     }
+}
+
+/// The batches of a refresh, held until it finishes (touched only under the engine lock).
+final class HeldBatches<Object: Sendable>: @unchecked Sendable {
+    /// Whether the fetch holds its batches (it started with objects shown).
+    var isHolding = false
+    var objects: [Object] = []
 }
 
 /// Counts the batches of one fetch (touched only under the engine lock).
