@@ -1,8 +1,8 @@
 /// Gets objects for a source, asynchronously, in one or more batches.
 ///
 /// A fetcher knows nothing about sources: it delivers batches to a ``FetchSink`` and returns
-/// when it is done, or throws. The source turns the first batch into its new content and
-/// each later batch into a partial load.
+/// when it is done, or throws. The source turns the batches into its content (each one a
+/// partial load; see the source for when they become visible).
 ///
 /// Cancellation: the source cancels the task running ``fetch(into:)``. A fetcher must stop
 /// promptly and throw `CancellationError` (map transport-specific cancellations, such as

@@ -63,7 +63,7 @@ final class DemoModel: Sendable {
         )
 
         let photoInterval = Duration.milliseconds(max(1, options.latencyMilliseconds / 2))
-        let photoFetcher = WholeRefreshFetcher(base: AsyncSequenceFetcher { PhotoStream.stream(interval: photoInterval) })
+        let photoFetcher = AsyncSequenceFetcher { PhotoStream.stream(interval: photoInterval) }
         photos = RemoteDataSource(name: "Photos", fetcher: TimedFetcher(base: photoFetcher, name: "Photos", timings: timings), placeholders: .all)
         let byKind = SectionedDataSource(
             name: "Photos by kind",

@@ -4,18 +4,19 @@ import Signals
 /// A source that fetches its objects with a ``Fetcher`` and shows them in one section,
 /// with placeholder rows for loading, no results and errors (see ``PlaceholderOptions``).
 ///
-/// - `fetchData()` cancels any fetch in flight and starts a new one. The first batch of the
-///   new fetch replaces the content atomically (a refresh keeps the old objects visible
-///   until then, unless `clearsContentOnRefresh`); later batches are appended, each one a
+/// - `fetchData()` cancels any fetch in flight and starts a new one. A first load (nothing
+///   shown) shows each batch as it arrives. A refresh (objects shown) keeps them visible and
+///   unchanged until it finishes, then replaces them in one update diffed by identity,
+///   unless `clearsContentOnRefresh` (then it loads like a first load). Each batch is a
 ///   `didPartiallyLoad`.
 /// - `cancelFetch()` cancels the fetcher's task (an HTTP request in flight is cancelled),
 ///   resets `isFetching` and ends the fetch with `didFail(.cancelled)`.
-/// - A failed fetch keeps the objects already shown.
+/// - A failed or cancelled fetch keeps the objects already shown.
 /// - Retry: a fetch that fails with a retryable error is tried again as `retry` says
 ///   (``RetryPolicy/default`` unless given; ``RetryPolicy/none`` opts out). While it waits,
 ///   ``LoadState/retry`` says which attempt comes next and when; the fetch stays in flight
-///   (`cancelFetch()` ends the wait at once). A retried fetch starts over: its first batch
-///   replaces the content.
+///   (`cancelFetch()` ends the wait at once). A retried fetch starts over (the batches of the
+///   failed attempt are dropped).
 /// - Batches and finishers of a superseded fetch are ignored, whenever they arrive.
 /// - Where the fetcher runs: in a task of its own on the global concurrent executor, so
 ///   `fetchData()` returns before the fetcher starts, and a fetcher that works before it
