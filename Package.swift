@@ -12,7 +12,8 @@ let package = Package(
     products: [
         .library(name: "Signals", targets: ["Signals"]),
         .library(name: "ReactiveSources", targets: ["ReactiveSources"]),
-        // Test support for users of the library: a manual clock for virtual time.
+        // Test support for users of the library: a manual clock for virtual time and a
+        // batch-update validator for change sets.
         .library(name: "ReactiveSourcesTesting", targets: ["ReactiveSourcesTesting"]),
         // For standalone scripts (Playground-scripts/run.sh): `swift -lReactiveSourcesKit`.
         .library(name: "ReactiveSourcesKit", type: .dynamic, targets: ["Signals", "ReactiveSources"]),
@@ -21,7 +22,7 @@ let package = Package(
     targets: [
         .target(name: "Signals", swiftSettings: strict),
         .target(name: "ReactiveSources", dependencies: ["Signals"], swiftSettings: strict),
-        .target(name: "ReactiveSourcesTesting", swiftSettings: strict),
+        .target(name: "ReactiveSourcesTesting", dependencies: ["ReactiveSources"], swiftSettings: strict),
         .executableTarget(
             name: "reactive-demo",
             dependencies: ["Signals", "ReactiveSources"],

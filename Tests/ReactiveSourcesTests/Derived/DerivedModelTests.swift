@@ -1,5 +1,6 @@
 import Foundation
 import Signals
+import ReactiveSourcesTesting
 import Testing
 @testable import ReactiveSources
 
@@ -33,6 +34,8 @@ struct DerivedModelTests {
                 } else {
                     self.problems.append("\(name): change set \(changes) does not turn \(self.seen.allObjects.map(\.id)) into \(snapshot.allObjects.map(\.id))")
                 }
+                let violations = BatchUpdateValidator.stagedViolations(of: changes, from: self.seen, to: snapshot)
+                if !violations.isEmpty { self.problems.append("\(name): \(violations)") }
                 self.seen = snapshot
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Signals
+import ReactiveSourcesTesting
 import Testing
 @testable import ReactiveSources
 
@@ -50,6 +51,7 @@ struct MultiDataSourceTests {
         for (old, new) in zip(all, all.dropFirst()) {
             #expect(new.version == old.version + 1)
             #expect(new.changes.applied(to: old.snapshot, valuesFrom: new.snapshot) == new.snapshot)
+            #expect(BatchUpdateValidator.stagedViolations(of: new.changes, from: old.snapshot, to: new.snapshot).isEmpty)
         }
         #expect(multi.snapshot.sections.map(\.objects) == [[3, 2], [11, 10], [7, 8]])
     }
@@ -264,6 +266,7 @@ struct MultiDataSourceTests {
         for (old, new) in zip(seen.values, seen.values.dropFirst()) {
             #expect(new.version == old.version + 1)
             #expect(new.changes.applied(to: old.snapshot, valuesFrom: new.snapshot) == new.snapshot)
+            #expect(BatchUpdateValidator.stagedViolations(of: new.changes, from: old.snapshot, to: new.snapshot).isEmpty)
         }
     }
 
@@ -297,6 +300,7 @@ struct MultiDataSourceTests {
         for (old, new) in zip(all, all.dropFirst()) {
             #expect(new.version == old.version + 1)
             #expect(new.changes.applied(to: old.snapshot, valuesFrom: new.snapshot) == new.snapshot)
+            #expect(BatchUpdateValidator.stagedViolations(of: new.changes, from: old.snapshot, to: new.snapshot).isEmpty)
         }
     }
 

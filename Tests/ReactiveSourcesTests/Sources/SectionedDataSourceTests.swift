@@ -1,5 +1,6 @@
 import Foundation
 import Signals
+import ReactiveSourcesTesting
 import Testing
 @testable import ReactiveSources
 
@@ -52,6 +53,7 @@ struct SectionedDataSourceTests {
         let all = seen.values
         for (old, new) in zip(all, all.dropFirst()) where new.version == old.version + 1 {
             #expect(new.changes.applied(to: old.snapshot, valuesFrom: new.snapshot) == new.snapshot)
+            #expect(BatchUpdateValidator.stagedViolations(of: new.changes, from: old.snapshot, to: new.snapshot).isEmpty)
         }
     }
 
@@ -86,6 +88,7 @@ struct SectionedDataSourceTests {
         let all = seen.values
         for (old, new) in zip(all, all.dropFirst()) {
             #expect(new.changes.applied(to: old.snapshot, valuesFrom: new.snapshot) == new.snapshot)
+            #expect(BatchUpdateValidator.stagedViolations(of: new.changes, from: old.snapshot, to: new.snapshot).isEmpty)
         }
         let expected = Dictionary(grouping: child.objects, by: { $0 % 7 })
         #expect(sectioned.snapshot.sections.map { Array($0.objects) } == expected.keys.sorted().map { expected[$0]! })

@@ -1,4 +1,5 @@
 import Foundation
+import ReactiveSourcesTesting
 import Signals
 import Testing
 @testable import ReactiveSources
@@ -32,7 +33,8 @@ func eventually(
     return false
 }
 
-/// Expects each update's change set to turn the previous update's snapshot into its own,
+/// Expects each update's change set to turn the previous update's snapshot into its own, and
+/// its stages to pass the batch-update validator,
 /// for updates of consecutive versions: an observer may skip an update published meanwhile
 /// from another thread, whose change set then belongs to the skipped snapshot.
 func expectChangeSetsReplay<Object: Hashable & Sendable>(
@@ -40,6 +42,8 @@ func expectChangeSetsReplay<Object: Hashable & Sendable>(
 ) {
     for (old, new) in zip(updates, updates.dropFirst()) where new.version == old.version &+ 1 {
         #expect(new.changes.applied(to: old.snapshot, valuesFrom: new.snapshot) == new.snapshot, sourceLocation: sourceLocation)
+        let violations = BatchUpdateValidator.stagedViolations(of: new.changes, from: old.snapshot, to: new.snapshot)
+        #expect(violations.isEmpty, "\(violations)", sourceLocation: sourceLocation)
     }
 }
 
