@@ -3,7 +3,9 @@ import Foundation
 /// The edit that turns one snapshot into the next, in the index-path terms a table or
 /// collection view's batch update expects.
 ///
-/// Apply it in two stages, as DifferenceKit's staged change sets are applied:
+/// One change set is one logical edit. A list applies it through
+/// ``stages(from:to:)``: one batch update, or two when sections move while rows change in
+/// the moved sections (``needsStaging``). Each stage is applied in two steps:
 /// 1. **Structure**, in one batch update (`performBatchUpdates` semantics): delete
 ///    `deletedSections` / `deletedRows` and the `from` side of moves, which use indexes of
 ///    the **old** snapshot; insert `insertedSections` / `insertedRows` and the `to` side of
@@ -15,7 +17,8 @@ import Foundation
 /// - rows inside inserted or deleted sections are not listed individually;
 /// - a section that keeps its identity but changes its title is listed in
 ///   `retitledSections` (its rows are diffed as usual).
-/// Placeholder rows are rows like any other.
+/// Placeholder rows are rows like any other. When most rows change, reloading is cheaper than
+/// animating: see ``prefersReload(of:)``.
 public struct ChangeSet: Hashable, Sendable {
     /// A move of a section from an old index to a new index.
     public struct SectionMove: Hashable, Sendable {
@@ -62,6 +65,17 @@ public struct ChangeSet: Hashable, Sendable {
 
     /// An empty change set.
     public init() {}
+
+    /// Whether a list showing `old` would do better to reload everything than to animate
+    /// this change: more rows change (deleted, inserted, moved, updated) than half of `old`'s
+    /// rows, or sections are deleted or inserted for more than half of its sections.
+    /// O(sections).
+    public func prefersReload<Object>(of old: Snapshot<Object>) -> Bool {
+        let rows = old.sections.reduce(0) { $0 + $1.rowCount }
+        let changedRows = deletedRows.count + insertedRows.count + movedRows.count + updatedRows.count
+        let changedSections = deletedSections.count + insertedSections.count + movedSections.count
+        return changedRows * 2 > max(rows, 1) || changedSections * 2 > max(old.sections.count, 1)
+    }
 
     /// Whether nothing changed.
     public var isEmpty: Bool {
