@@ -45,3 +45,42 @@ struct MultiFailureRowTests {
         child.cancelFetch()
     }
 }
+
+@Suite("Multi: load state never ahead of the rows")
+struct MultiConsistencyTests {
+    @Test func whenTheMultiSaysFinishedEveryChildsRowsAreShown() async {
+        let children = 6
+        let rowsPerChild = 40
+        for round in 0..<(Int(ProcessInfo.processInfo.environment["MULTI_ROUNDS"] ?? "") ?? 60) {
+            let sources = (0..<children).map { index in
+                RemoteDataSource(name: "c\(index)", fetcher: ClosureFetcher<Int> { sink in
+                    for batch in 0..<4 {
+                        let start = index * 1_000 + batch * (rowsPerChild / 4)
+                        await sink.deliver(Array(start..<(start + rowsPerChild / 4)))
+                    }
+                })
+            }
+            let multi = MultiDataSource(children: sources)
+            let problems = Recorder<String>()
+            let finished = Recorder<Int>()
+            let subscription = multi.loadState.observe { state in
+                let snapshot = multi.snapshot
+                if case .finished = state.status, snapshot.objectCount != children * rowsPerChild {
+                    problems.append("round \(round): finished with \(snapshot.objectCount) rows shown")
+                }
+                if case .finished = state.status { finished.append(1) }
+            }
+            let rows = multi.updates.observe { update in
+                if case .finished = multi.loadState.value.status, update.snapshot.objectCount != children * rowsPerChild,
+                   multi.updates.value.version == update.version {
+                    problems.append("round \(round): an update with \(update.snapshot.objectCount) rows while the Multi says finished")
+                }
+            }
+            multi.fetchData()
+            await eventually("the Multi finished") { finished.count > 0 }
+            subscription.cancel()
+            rows.cancel()
+            #expect(problems.values.isEmpty, "\(problems.values.prefix(3))")
+        }
+    }
+}

@@ -70,6 +70,8 @@ public final class MultiDataSource<Object: Hashable & Sendable>: DataSource {
         // composition may lag behind a child changed on another thread.
         aggregator = MultiLoadAggregator(children: children, hasContent: {
             children.contains { $0.snapshot.objectCount > 0 }
+        }, willRecord: { [composer] index in
+            composer.childPublished(index, update: children[index].updates.value, state: children[index].loadState.value)
         })
         childSubscriptions = composer.attach(to: children)
     }

@@ -27,6 +27,8 @@ final class MultiLoadAggregator: @unchecked Sendable {
     let loadEvents: Signal<LoadEvent>
     private let input: Signal<LoadEvent>.Input
     private let hasContent: @Sendable () -> Bool
+    /// Called with a child's index before its event is recorded (see `init`).
+    private let willRecord: @Sendable (Int) -> Void
     private let lock = NSRecursiveLock()
     private var phases: [ChildPhase]
     private var inFlight = false
@@ -35,9 +37,17 @@ final class MultiLoadAggregator: @unchecked Sendable {
     /// Starts from the children's current states: a child that is already fetching makes the
     /// composed fetch start at once (its finisher, delivered later, ends it).
     @usableFromInline
-    init<Object>(children: [any DataSource<Object>], hasContent: @escaping @Sendable () -> Bool) {
+    ///
+    /// `willRecord(index)` runs before child `index`'s event changes the aggregate state: the
+    /// Multi composes that child's current snapshot there, so no load state it publishes is
+    /// ahead of the rows it shows, whichever threads the children publish from.
+    init<Object>(
+        children: [any DataSource<Object>], hasContent: @escaping @Sendable () -> Bool,
+        willRecord: @escaping @Sendable (Int) -> Void = { _ in }
+    ) {
         (loadEvents, input) = Signal<LoadEvent>.pipe()
         self.hasContent = hasContent
+        self.willRecord = willRecord
         phases = Array(repeating: .idle, count: children.count)
         loadState = MutableProperty(LoadState())
         lock.lock()
@@ -79,6 +89,7 @@ final class MultiLoadAggregator: @unchecked Sendable {
 
     private func child(_ index: Int, sent event: LoadEvent) {
         locked {
+            willRecord(index)
             switch event {
             case .willLoad:
                 phases[index] = .loading
