@@ -46,6 +46,13 @@ final class Graph: @unchecked Sendable {
     @exclusivity(unchecked) private var threads: [ThreadDelivery] = []
     /// A retired thread state kept for reuse, so that a batch or drain allocates nothing.
     @exclusivity(unchecked) private var spare: ThreadDelivery?
+    /// The push phase's worklist (see ``GraphNode/markSubscribersStale(in:)``).
+    @exclusivity(unchecked) var markStack: ContiguousArray<Unmanaged<GraphNode>> = []
+    /// The pull phase's stack of derived nodes being checked (see ``validate(_:)``).
+    @exclusivity(unchecked) private var checkStack: ContiguousArray<CheckFrame> = []
+    /// Derived nodes whose subscriber list became empty or non-empty, to link or unlink.
+    @exclusivity(unchecked) private var unsettled: ContiguousArray<GraphNode> = []
+    @exclusivity(unchecked) private var isSettling = false
 
     @inlinable @inline(__always) func lock() {
         mutex.lock()
@@ -144,6 +151,76 @@ final class Graph: @unchecked Sendable {
         guard isTracking, node.trackEpoch != runEpoch else { return }
         node.trackEpoch = runEpoch
         collected.append(Dependency(node: node, version: node.version))
+    }
+
+    /// One derived node being checked: its dependencies as they were when the check began
+    /// (the copy keeps them alive), the next one to look at, and whether the node must
+    /// recompute anyway (it has no value yet).
+    private struct CheckFrame {
+        let node: Unmanaged<GraphNode>
+        let dependencies: DependencyList
+        var index = 0
+        /// The dependency at `index` was just checked (do not descend into it again).
+        var checkedCurrent = false
+        let mustRecompute: Bool
+    }
+
+    /// Brings the derived node `root` up to date: walks down what it read, depth first, to
+    /// the nodes that changed, and recomputes on the way back only the nodes whose inputs
+    /// changed version. Iterative (an explicit stack), so a chain of any length validates in
+    /// constant native stack; user closures run only in recomputations, whose inputs are
+    /// then already up to date. Caller holds the lock.
+    func validate(_ root: GraphNode) {
+        let base = checkStack.count
+        beginCheck(root)
+        while checkStack.count > base {
+            let top = checkStack.count - 1
+            var index = checkStack[top].index
+            var skipCheck = checkStack[top].checkedCurrent
+            let mustRecompute = checkStack[top].mustRecompute
+            var changed = mustRecompute
+            var next: Unmanaged<GraphNode>?
+            while let (dependency, seen) = checkStack[top].dependencies.dependency(at: index) {
+                if !skipCheck && dependency._withUnsafeGuaranteedRef({ $0.needsCheck(in: self) }) {
+                    next = dependency
+                    break
+                }
+                skipCheck = false
+                if !mustRecompute && dependency._withUnsafeGuaranteedRef({ $0.version }) != seen {
+                    changed = true
+                    break
+                }
+                index += 1
+            }
+            if let next {
+                checkStack[top].index = index
+                checkStack[top].checkedCurrent = true
+                next._withUnsafeGuaranteedRef { beginCheck($0) }
+                continue
+            }
+            let node = checkStack.removeLast().node
+            if changed {
+                node._withUnsafeGuaranteedRef { $0.recompute(in: self) }
+            }
+        }
+    }
+
+    private func beginCheck(_ node: GraphNode) {
+        let hasValue = node.beginCheck(in: self)
+        checkStack.append(CheckFrame(node: Unmanaged.passUnretained(node), dependencies: node.dependencyList, mustRecompute: !hasValue))
+    }
+
+    /// Notes that `node`'s subscriber list became empty or non-empty: it is linked to (or
+    /// unlinked from) its dependencies by a loop, so that observing or releasing a chain
+    /// of any length uses constant stack. Caller holds the lock.
+    func needsSettling(_ node: GraphNode) {
+        unsettled.append(node)
+        if isSettling { return }
+        isSettling = true
+        while let next = unsettled.popLast() {
+            next.settleLink(in: self)
+        }
+        isSettling = false
     }
 
     func enqueue(_ job: any Deliverable) {

@@ -43,6 +43,6 @@ final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     func didChange(in graph: Graph) {
         version &+= 1
         graph.globalVersion &+= 1
-        markSubscribersStale()
+        markSubscribersStale(in: graph)
     }
 }

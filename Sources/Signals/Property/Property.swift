@@ -60,7 +60,7 @@
 public class Property<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let node: ValueNode<Value>
 
-    init(node: ValueNode<Value>) {
+    @usableFromInline init(node: ValueNode<Value>) {
         self.node = node
     }
 

@@ -27,7 +27,7 @@ final class PropertyObservation<Value>: GraphNode, Deliverable, ObserverCall, @u
         self.observer = observer
         self.deliveredVersion = 0
         super.init()
-        node.addSubscriber(self)
+        node.addSubscriber(self, in: graph)
         // Untracked: an observation made inside a derived closure is not a read of it.
         let wasTracking = graph.isTracking
         graph.isTracking = false
@@ -42,10 +42,11 @@ final class PropertyObservation<Value>: GraphNode, Deliverable, ObserverCall, @u
         }
     }
 
-    override func markStale() {
-        guard !isQueued, observer != nil else { return }
+    override func becomeStale() -> Bool {
+        guard !isQueued, observer != nil else { return false }
         isQueued = true
         Graph.shared.enqueue(self)
+        return false
     }
 
     func deliver(in graph: Graph) {
@@ -76,7 +77,7 @@ final class PropertyObservation<Value>: GraphNode, Deliverable, ObserverCall, @u
     func detach(in graph: Graph) {
         if observer != nil {
             observer = nil
-            node.removeSubscriber(self)
+            node.removeSubscriber(self, in: graph)
         }
         graph.waitForCall(of: self)
     }
