@@ -12,7 +12,9 @@ import Darwin
 /// The closure never runs on two threads at once: a delivery that finds it running on
 /// another thread leaves a note, and that thread calls it again with the latest value.
 final class PropertyObservation<Value>: GraphNode, Deliverable, ObserverCall, @unchecked Sendable {
-    private let node: ValueNode<Value>
+    /// The observed node; `nil` once detached, so that a cancelled subscription keeps
+    /// nothing it observed (derived nodes and what their closures capture) alive.
+    @exclusivity(unchecked) private var node: ValueNode<Value>?
     @exclusivity(unchecked) private var observer: (@Sendable (Value) -> Void)?
     @exclusivity(unchecked) private var deliveredVersion: UInt64
     @exclusivity(unchecked) private var isQueued = false
@@ -59,7 +61,7 @@ final class PropertyObservation<Value>: GraphNode, Deliverable, ObserverCall, @u
         runningThread = pthread_self()
         repeat {
             needsRerun = false
-            guard observer != nil else { break }
+            guard observer != nil, let node else { break }
             let value = node.currentValue(in: graph)
             // The pull may have run a derived closure that cancelled this observation.
             guard let observer, node.version != deliveredVersion else { break }
@@ -75,8 +77,9 @@ final class PropertyObservation<Value>: GraphNode, Deliverable, ObserverCall, @u
     /// in progress on another thread to return, when this thread may wait (see
     /// ``Graph/waitForCall(of:)``). Caller holds the graph lock.
     func detach(in graph: Graph) {
-        if observer != nil {
+        if observer != nil, let node {
             observer = nil
+            self.node = nil
             node.removeSubscriber(self, in: graph)
         }
         graph.waitForCall(of: self)
