@@ -223,8 +223,28 @@ final class Graph: @unchecked Sendable {
         isSettling = false
     }
 
+    /// Delivers a new observation's first value: at once when `observe` is called inside an
+    /// observer or a batch on this thread (with the lock held once and nothing else queued),
+    /// so that `observe` returns after its first call there too; otherwise queued, and
+    /// delivered by the release of the lock (or, inside a `modify` body or a derived closure,
+    /// of the outermost one). Caller holds the lock.
+    func deliverFirstValue(_ job: some Deliverable) {
+        if depth == 1 && queue.isEmpty, let state = currentThread(creating: false), state.isDelivering || state.batchDepth > 0 {
+            job.deliver(in: self)
+        } else {
+            queue.append(job)
+        }
+    }
+
     func enqueue(_ job: any Deliverable) {
         queue.append(job)
+    }
+
+    /// This thread's state if it is inside a batch. Caller holds the lock.
+    @inline(__always) func currentBatch() -> ThreadDelivery? {
+        if threads.isEmpty { return nil }
+        guard let state = currentThread(creating: false), state.batchDepth > 0 else { return nil }
+        return state
     }
 
     func beginBatch() {
@@ -238,6 +258,11 @@ final class Graph: @unchecked Sendable {
         if let state = currentThread(creating: false) {
             state.batchDepth -= 1
             if !queue.isEmpty { state.pending.append(contentsOf: &queue) }
+            if state.batchDepth == 0 && !state.writes.isEmpty {
+                let writes = state.writes
+                state.writes = []
+                for write in writes { write.settle() }
+            }
             if state.batchDepth == 0 && !state.isDelivering {
                 if depth == 1 {
                     drain(state)
@@ -349,6 +374,8 @@ final class ThreadDelivery {
     @exclusivity(unchecked) var batchDepth = 0
     @exclusivity(unchecked) var isDelivering = false
     @exclusivity(unchecked) var pending = DeliveryQueue()
+    /// The first write of this thread's batch to each source node with an equality.
+    @exclusivity(unchecked) var writes: [any BatchWrite] = []
 
     init(thread: pthread_t) {
         self.thread = thread

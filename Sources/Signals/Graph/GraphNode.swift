@@ -135,6 +135,8 @@ struct NodeFlags: Sendable {
     static var isLinked: NodeFlags { NodeFlags(rawValue: 8) }
     /// A derived node is computing or linking.
     static var isComputing: NodeFlags { NodeFlags(rawValue: 16) }
+    /// A source node's value before a batch's first write to it is recorded (``SourceWrite``).
+    static var batchRecorded: NodeFlags { NodeFlags(rawValue: 32) }
 }
 
 /// A node holding a value of type `Value`.

@@ -35,13 +35,17 @@
 /// ## Threading
 /// All members may be called from any thread. Observers are called with no lock held, so
 /// they may read and write any property, and:
-/// - **on the writing thread, before the write returns**: a write (or `observe`) delivers
-///   the observers it made due before returning, in the order they became due;
+/// - **on the writing thread, before the write returns**: a write delivers the observers it
+///   made due before returning, in the order they became due;
 /// - **except for writes made inside an observer or a ``batch(_:)``**: those are queued on
 ///   that thread and delivered after the current observer returns (or the batch ends),
 ///   never lost, never nested, never deadlocking; writes inside a
 ///   ``MutableProperty/modify(_:)`` body or a derived closure are delivered when that
 ///   outermost call returns;
+/// - **`observe` calls its observer with the current value before returning**, also inside
+///   an observer or a batch (that first call runs nested in the caller; later values follow
+///   the rules above). Only inside a `modify` body or a derived closure, where no observer
+///   may run, is the first call queued until that outermost call returns;
 /// - **per thread**: each thread delivers what its own writes made due, so different
 ///   observers may run at the same time on different threads, and a batch on one thread
 ///   does not delay deliveries made due by another (see ``batch(_:)``);
@@ -112,8 +116,10 @@ public class Property<Value: Sendable>: @unchecked Sendable {
         }
     }
 
-    /// Calls `observer` with the current value (unless `emitsCurrentValue` is false) and then
-    /// with every new value, until the returned subscription is cancelled or deinitialised.
+    /// Calls `observer` with the current value (unless `emitsCurrentValue` is false) before
+    /// returning, and then with every new value, until the returned subscription is cancelled
+    /// or deinitialised. Inside a `modify` body or a derived closure the first call waits
+    /// until that outermost call returns.
     /// See the type's documentation for the threading contract. Observing from inside a
     /// derived closure does not make that closure depend on this property.
     public func observe(emitsCurrentValue: Bool = true, _ observer: @escaping @Sendable (Value) -> Void) -> SignalSubscription {

@@ -38,7 +38,7 @@ final class PropertyObservation<Value>: GraphNode, Deliverable, ObserverCall, @u
         if emitsCurrentValue {
             deliveredVersion = node.version &- 1
             isQueued = true
-            graph.enqueue(self)
+            graph.deliverFirstValue(self)
         } else {
             deliveredVersion = node.version
         }
