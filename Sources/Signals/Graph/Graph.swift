@@ -46,6 +46,10 @@ final class Graph: @unchecked Sendable {
     @exclusivity(unchecked) private var threads: [ThreadDelivery] = []
     /// A retired thread state kept for reuse, so that a batch or drain allocates nothing.
     @exclusivity(unchecked) private var spare: ThreadDelivery?
+    /// Numbers each thread's delivery run (``ThreadDelivery/run``), for feedback-loop detection.
+    @exclusivity(unchecked) private var runCounter: UInt64 = 0
+    /// The run of the delivery starting now: read by a job when it starts (``FeedbackCounter``).
+    @exclusivity(unchecked) var deliveryRun: UInt64 = 0
     /// The push phase's worklist (see ``GraphNode/markSubscribersStale(in:)``).
     @exclusivity(unchecked) var markStack: ContiguousArray<Unmanaged<GraphNode>> = []
     /// The pull phase's stack of derived nodes being checked (see ``validate(_:)``).
@@ -76,6 +80,14 @@ final class Graph: @unchecked Sendable {
     @inline(__always) func suspendForCallback() {
         if !queue.isEmpty { currentThread(creating: true)!.pending.append(contentsOf: &queue) }
         unlock()
+    }
+
+    /// Reports a feedback loop (see ``SignalsDiagnostic/feedbackLoop(calls:)``) with the
+    /// lock released around the handler. Caller holds the lock once, delivering.
+    func reportFeedbackLoop() {
+        suspendForCallback()
+        SignalsDiagnostics.handler(.feedbackLoop(calls: SignalsDiagnostics.feedbackLoopLimit))
+        resumeAfterCallback()
     }
 
     /// Takes the lock back after an observer call.
@@ -322,8 +334,11 @@ final class Graph: @unchecked Sendable {
     /// Delivers `state`'s jobs in FIFO order until its queue is empty or a batch starts.
     private func drain(_ state: ThreadDelivery) {
         state.isDelivering = true
+        runCounter &+= 1
+        state.run = runCounter
         repeat {
             while state.batchDepth == 0, let job = state.pending.popFirst() {
+                deliveryRun = state.run
                 job.deliver(in: self)
             }
             // Jobs made due with the lock held and no observer call after them (a derived
@@ -374,6 +389,8 @@ final class ThreadDelivery {
     @exclusivity(unchecked) var batchDepth = 0
     @exclusivity(unchecked) var isDelivering = false
     @exclusivity(unchecked) var pending = DeliveryQueue()
+    /// This thread's delivery run (see ``Graph/deliveryRun``).
+    @exclusivity(unchecked) var run: UInt64 = 0
     /// The first write of this thread's batch to each source node with an equality.
     @exclusivity(unchecked) var writes: [any BatchWrite] = []
 

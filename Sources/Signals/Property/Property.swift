@@ -28,9 +28,12 @@
 ///   its observers run once the read, write or delivery that ran the closure is done, and
 ///   derived properties that had already read the written property — the writing one
 ///   included — recompute on their next read. A closure that changes its own input on
-///   every run therefore never settles: each read recomputes it, and an observer of it is
-///   called again after every call, without end (like an observer that always writes what
-///   it observes).
+///   every run therefore never settles: each read recomputes it.
+/// - **An observer that keeps writing what it observes** (directly, or through other
+///   observers) would be called without end: after
+///   ``SignalsDiagnostics/feedbackLoopLimit`` calls in one delivery run, the delivering
+///   thread stops calling it, reports ``SignalsDiagnostic/feedbackLoop(calls:)`` to
+///   ``SignalsDiagnostics/handler``, and the write that started the run returns.
 ///
 /// ## Threading
 /// All members may be called from any thread. Observers are called with no lock held, so

@@ -22,6 +22,7 @@ final class PropertyObservation<Value>: GraphNode, Deliverable, ObserverCall, @u
     @exclusivity(unchecked) var runningThread: pthread_t?
     @exclusivity(unchecked) var callEnd: CallEndCondition?
     @exclusivity(unchecked) private var needsRerun = false
+    @exclusivity(unchecked) private var feedback = FeedbackCounter()
 
     /// Creates and attaches the observation. Caller holds the graph lock.
     init(node: ValueNode<Value>, emitsCurrentValue: Bool, observer: @escaping @Sendable (Value) -> Void, in graph: Graph) {
@@ -59,12 +60,17 @@ final class PropertyObservation<Value>: GraphNode, Deliverable, ObserverCall, @u
             return
         }
         runningThread = pthread_self()
+        let run = graph.deliveryRun
         repeat {
             needsRerun = false
             guard observer != nil, let node else { break }
             let value = node.currentValue(in: graph)
             // The pull may have run a derived closure that cancelled this observation.
             guard let observer, node.version != deliveredVersion else { break }
+            guard feedback.allowsCall(in: run) else {
+                graph.reportFeedbackLoop()
+                break
+            }
             deliveredVersion = node.version
             graph.suspendForCallback()
             observer(value)

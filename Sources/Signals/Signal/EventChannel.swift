@@ -56,6 +56,7 @@ final class EventObserver<Value>: ObserverCall, @unchecked Sendable {
     /// Events that cannot be delivered yet, by ticket: another thread is inside `closure`,
     /// or an earlier event is still queued on another thread (in a batch, say).
     var parked: [UInt64: Value] = [:]
+    var feedback = FeedbackCounter()
 
     init(_ closure: @escaping @Sendable (Value) -> Void) {
         self.closure = closure
@@ -79,12 +80,22 @@ final class EventDelivery<Value>: Deliverable {
     }
 
     func deliver(in graph: Graph) {
-        guard observer.closure != nil else { return }
+        // A ticket before the next to deliver was dropped by a feedback loop's report.
+        guard observer.closure != nil, ticket >= observer.nextToDeliver else { return }
         observer.parked[ticket] = value
         guard observer.runningThread == nil, ticket == observer.nextToDeliver else { return }
         observer.runningThread = pthread_self()
+        let run = graph.deliveryRun
         while let closure = observer.closure, let event = observer.parked.removeValue(forKey: observer.nextToDeliver) {
             observer.nextToDeliver &+= 1
+            guard observer.feedback.allowsCall(in: run) else {
+                // Dropped (and the events parked after it, sent by the loop): a signal
+                // holds no value to deliver later.
+                observer.parked.removeAll()
+                observer.nextToDeliver = observer.nextTicket
+                graph.reportFeedbackLoop()
+                break
+            }
             graph.suspendForCallback()
             closure(event)
             graph.resumeAfterCallback()
