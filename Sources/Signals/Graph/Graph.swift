@@ -290,38 +290,30 @@ final class Graph: @unchecked Sendable {
         unlock()
     }
 
-    /// Blocks until no other thread is inside `call`'s closure, releasing the lock while
-    /// waiting (the cancel side of ``SignalSubscription``). The thread sleeps on the call's own
-    /// condition until ``endCall(of:)`` wakes it, then checks again.
-    ///
-    /// Waiting can never close a wait-for cycle, because only threads that run no observer
-    /// wait: a thread that is delivering (inside an observer call, or anything that call
-    /// releases) returns at once, so a waiting thread is never one that another thread
-    /// waits for. Also returns at once when the lock is held more than once (inside a derived
-    /// closure or a `modify` body, whose outer lock would be held across the wait) and when
-    /// the call in progress is on the calling thread itself.
-    func waitForCall(of call: some ObserverCall) {
-        guard depth == 1, let running = call.runningThread, pthread_equal(running, pthread_self()) == 0 else { return }
-        if currentThread(creating: false)?.isDelivering == true { return }
-        let end: CallEndCondition
-        if let existing = call.callEnd {
-            end = existing
-        } else {
-            end = CallEndCondition()
-            call.callEnd = end
+    /// Returns once no thread is inside `call`'s closure: at once if none is, or if the
+    /// call in progress runs on the calling thread (it cannot wait for itself); otherwise
+    /// when that call ends (``endCall(of:)`` resumes it). Never blocks a thread.
+    func callEnded(of call: some ObserverCall) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            lock()
+            if let running = call.runningThread, pthread_equal(running, pthread_self()) == 0 {
+                call.endWaiters.append(continuation)
+            } else {
+                continuation.resume()
+            }
+            unlock()
         }
-        end.waiters += 1
-        while let thread = call.runningThread, pthread_equal(thread, pthread_self()) == 0 {
-            mutex.wait(on: end.condition)
-        }
-        end.waiters -= 1
     }
 
-    /// Ends `call`'s call in progress and wakes the threads waiting for it in
-    /// ``waitForCall(of:)`` (a system call only when one waits). Caller holds the lock.
+    /// Ends `call`'s call in progress and resumes the tasks waiting for it in
+    /// ``callEnded(of:)``. Caller holds the lock.
     @inline(__always) func endCall(of call: some ObserverCall) {
         call.runningThread = nil
-        if let end = call.callEnd, end.waiters > 0 { pthread_cond_broadcast(end.condition) }
+        if !call.endWaiters.isEmpty {
+            let waiters = call.endWaiters
+            call.endWaiters = []
+            for waiter in waiters { waiter.resume() }
+        }
     }
 
     @usableFromInline func deliverQueued() {

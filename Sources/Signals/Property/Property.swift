@@ -57,8 +57,8 @@
 ///   the observer it is running), that thread calls it with the latest value once it gets
 ///   to it, so a write may return before this observer has seen its value.
 ///
-/// Cancelling from any thread, including from inside observers, never deadlocks; see
-/// ``SignalSubscription`` for when `cancel()` waits for a call in progress.
+/// Cancelling from any thread, including from inside observers, never waits for an observer
+/// call; see ``SignalSubscription`` (and its ``SignalSubscription/waitForLastCall()``).
 ///
 /// Observers see the latest value: when several writes land before an observer is called
 /// (a batch, concurrent writers, a reentrant write), it is called once with the newest
@@ -130,11 +130,14 @@ public class Property<Value: Sendable>: @unchecked Sendable {
         graph.lock()
         let observation = PropertyObservation(node: node, emitsCurrentValue: emitsCurrentValue, observer: observer, in: graph)
         graph.unlockAndDeliver()
-        return SignalSubscription.detaching {
-            graph.lock()
-            observation.detach(in: graph)
-            graph.unlockAndDeliver()
-        }
+        return SignalSubscription.detaching(
+            {
+                graph.lock()
+                observation.detach(in: graph)
+                graph.unlockAndDeliver()
+            },
+            lastCall: { await graph.callEnded(of: observation) }
+        )
     }
 }
 

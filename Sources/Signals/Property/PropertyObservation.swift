@@ -20,7 +20,7 @@ final class PropertyObservation<Value>: GraphNode, Deliverable, ObserverCall, @u
     @exclusivity(unchecked) private var isQueued = false
     /// The thread inside `observer`, if any.
     @exclusivity(unchecked) var runningThread: pthread_t?
-    @exclusivity(unchecked) var callEnd: CallEndCondition?
+    @exclusivity(unchecked) var endWaiters: [CheckedContinuation<Void, Never>] = []
     @exclusivity(unchecked) private var needsRerun = false
     @exclusivity(unchecked) private var feedback = FeedbackCounter()
 
@@ -79,15 +79,14 @@ final class PropertyObservation<Value>: GraphNode, Deliverable, ObserverCall, @u
         graph.endCall(of: self)
     }
 
-    /// Detaches from the graph and releases the closure (idempotent); then waits for a call
-    /// in progress on another thread to return, when this thread may wait (see
-    /// ``Graph/waitForCall(of:)``). Caller holds the graph lock.
+    /// Detaches from the graph and releases the closure and the node (idempotent). Never
+    /// waits: a call in progress on another thread runs to its end (``Graph/callEnded(of:)``
+    /// awaits it). Caller holds the graph lock.
     func detach(in graph: Graph) {
         if observer != nil, let node {
             observer = nil
             self.node = nil
             node.removeSubscriber(self, in: graph)
         }
-        graph.waitForCall(of: self)
     }
 }

@@ -17,18 +17,20 @@ final class EventChannel<Value: Sendable>: @unchecked Sendable {
         observers.append(observer)
         graph.unlock()
         // Idempotent, so it runs on every cancel() (see SignalSubscription).
-        return SignalSubscription.detaching { [weak self] in
-            graph.lock()
-            if observer.closure != nil {
-                observer.closure = nil
-                observer.parked.removeAll()
-                if let self, let index = self.observers.firstIndex(where: { $0 === observer }) {
-                    self.observers.remove(at: index)
+        return SignalSubscription.detaching(
+            { [weak self] in
+                graph.lock()
+                if observer.closure != nil {
+                    observer.closure = nil
+                    observer.parked.removeAll()
+                    if let self, let index = self.observers.firstIndex(where: { $0 === observer }) {
+                        self.observers.remove(at: index)
+                    }
                 }
-            }
-            graph.waitForCall(of: observer)
-            graph.unlockAndDeliver()
-        }
+                graph.unlockAndDeliver()
+            },
+            lastCall: { await graph.callEnded(of: observer) }
+        )
     }
 
     func send(_ value: Value) {
@@ -49,7 +51,7 @@ final class EventObserver<Value>: ObserverCall, @unchecked Sendable {
     var closure: (@Sendable (Value) -> Void)?
     /// The thread inside `closure`, if any.
     var runningThread: pthread_t?
-    var callEnd: CallEndCondition?
+    var endWaiters: [CheckedContinuation<Void, Never>] = []
     /// The ticket of the next event sent, and of the next event to deliver.
     var nextTicket: UInt64 = 0
     var nextToDeliver: UInt64 = 0
