@@ -42,12 +42,21 @@ final class TeardownState {
         value = empty
     }
 
+    private func takeLast() -> Any? {
+        pending.popLast()
+    }
+
+    @inline(never) private func drop(_ part: consuming Any) {
+        _ = consume part
+    }
+
     func drainUnlessDraining() {
         if isDraining { return }
         isDraining = true
-        while !pending.isEmpty {
-            // Dropped here: may run deinitialisers that append to `pending`.
-            _ = pending.removeLast()
+        while let part = takeLast() {
+            // Dropped here, outside any access to `pending`: may run deinitialisers that
+            // append to it.
+            drop(part)
         }
         isDraining = false
     }
