@@ -100,7 +100,9 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         return hasValue
     }
 
-    final override var dependencyList: DependencyList { dependencies }
+    final override func dependency(at index: Int) -> (node: Unmanaged<GraphNode>, version: UInt64)? {
+        dependencies.dependency(at: index)
+    }
 
     final override func recompute(in graph: Graph) {
         let run = graph.beginRun()
@@ -118,6 +120,7 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
             }
             let old = dependencies
             dependencies = new
+            if graph.isChecking { graph.keepUntilChecked(old) }
             // `old` and `new` keep their nodes alive while the subscriptions move.
             if isLinked {
                 relink(from: old, to: new, in: graph)

@@ -54,6 +54,8 @@ final class Graph: @unchecked Sendable {
     @exclusivity(unchecked) var markStack: ContiguousArray<Unmanaged<GraphNode>> = []
     /// The pull phase's stack of derived nodes being checked (see ``validate(_:)``).
     @exclusivity(unchecked) private var checkStack: ContiguousArray<CheckFrame> = []
+    /// See ``keepUntilChecked(_:)``.
+    @exclusivity(unchecked) private var replacedWhileChecking: [DependencyList] = []
     /// Derived nodes whose subscriber list became empty or non-empty, to link or unlink.
     @exclusivity(unchecked) private var unsettled: ContiguousArray<GraphNode> = []
     @exclusivity(unchecked) private var isSettling = false
@@ -165,12 +167,12 @@ final class Graph: @unchecked Sendable {
         collected.append(Dependency(node: node, version: node.version))
     }
 
-    /// One derived node being checked: its dependencies as they were when the check began
-    /// (the copy keeps them alive), the next one to look at, and whether the node must
-    /// recompute anyway (it has no value yet).
+    /// One derived node being checked: the next dependency to look at, and whether the
+    /// node must recompute anyway (it has no value yet). The node is unretained: the root is
+    /// kept alive by the caller, every other one by the dependency list of the node below
+    /// it, which cannot be freed while that node is checked (``GraphNode/isChecking``).
     private struct CheckFrame {
         let node: Unmanaged<GraphNode>
-        let dependencies: DependencyList
         var index = 0
         /// The dependency at `index` was just checked (do not descend into it again).
         var checkedCurrent = false
@@ -187,12 +189,13 @@ final class Graph: @unchecked Sendable {
         beginCheck(root)
         while checkStack.count > base {
             let top = checkStack.count - 1
+            let node = checkStack[top].node
             var index = checkStack[top].index
             var skipCheck = checkStack[top].checkedCurrent
             let mustRecompute = checkStack[top].mustRecompute
             var changed = mustRecompute
             var next: Unmanaged<GraphNode>?
-            while let (dependency, seen) = checkStack[top].dependencies.dependency(at: index) {
+            while let (dependency, seen) = node._withUnsafeGuaranteedRef({ $0.dependency(at: index) }) {
                 if !skipCheck && dependency._withUnsafeGuaranteedRef({ $0.needsCheck(in: self) }) {
                     next = dependency
                     break
@@ -210,16 +213,29 @@ final class Graph: @unchecked Sendable {
                 next._withUnsafeGuaranteedRef { beginCheck($0) }
                 continue
             }
-            let node = checkStack.removeLast().node
+            checkStack.removeLast()
             if changed {
                 node._withUnsafeGuaranteedRef { $0.recompute(in: self) }
             }
+        }
+        if base == 0 && !replacedWhileChecking.isEmpty {
+            replacedWhileChecking.removeAll()
         }
     }
 
     private func beginCheck(_ node: GraphNode) {
         let hasValue = node.beginCheck(in: self)
-        checkStack.append(CheckFrame(node: Unmanaged.passUnretained(node), dependencies: node.dependencyList, mustRecompute: !hasValue))
+        checkStack.append(CheckFrame(node: Unmanaged.passUnretained(node), mustRecompute: !hasValue))
+    }
+
+    /// Whether a ``validate(_:)`` is in progress on the lock holder's stack.
+    var isChecking: Bool { !checkStack.isEmpty }
+
+    /// Keeps a dependency list replaced during a check until the outermost check ends:
+    /// frames may refer to its nodes unretained (a node whose frame is on the stack can be
+    /// recomputed from a derived closure further up, in a cycle or after a write).
+    func keepUntilChecked(_ dependencies: DependencyList) {
+        replacedWhileChecking.append(dependencies)
     }
 
     /// Notes that `node`'s subscriber list became empty or non-empty: it is linked to (or

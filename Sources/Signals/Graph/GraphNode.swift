@@ -56,9 +56,10 @@ class GraphNode: @unchecked Sendable {
     /// again stops there) and returns whether it has a value to keep if nothing it read changed.
     func beginCheck(in graph: Graph) -> Bool { true }
 
-    /// The nodes this derived node read in its last run (before its first run: the inputs
-    /// it was created with, if known), with the versions seen.
-    var dependencyList: DependencyList { DependencyList() }
+    /// The `index`th node this derived node read in its last run (before its first run:
+    /// of the inputs it was created with, if known), unretained, with the version seen;
+    /// `nil` past the end.
+    func dependency(at index: Int) -> (node: Unmanaged<GraphNode>, version: UInt64)? { nil }
 
     /// Recomputes this derived node's value (its inputs are already up to date).
     func recompute(in graph: Graph) {}
