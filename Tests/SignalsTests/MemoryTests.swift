@@ -87,3 +87,48 @@ struct MemoryTests {
         #expect(weakHeld == nil)
     }
 }
+
+@Suite("Memory: release on cancel")
+struct ReleaseOnCancelTests {
+    @Test func cancellingReleasesTheObservedDerivedNodeAndWhatItsClosureCaptures() {
+        let source = MutableProperty(1)
+        weak var weakToken: Token?
+        let subscription: SignalSubscription
+        do {
+            let token = Token()
+            weakToken = token
+            let derived = source.map { value in
+                _ = token
+                return value * 2
+            }
+            subscription = derived.observe { _ in }
+        }
+        #expect(weakToken != nil, "kept while observed")
+        subscription.cancel()
+        #expect(weakToken == nil, "the cancelled subscription (still held) keeps nothing it observed")
+        #expect(source.subscriberCount == 0)
+        _ = subscription
+    }
+
+    @Test func aBagDropsSubscriptionsCancelledElsewhereAsItGrows() {
+        let source = MutableProperty(0)
+        let bag = SubscriptionBag()
+        weak var weakFirst: SignalSubscription?
+        do {
+            let first = source.observe { _ in }
+            weakFirst = first
+            first.store(in: bag)
+            first.cancel()
+        }
+        #expect(bag.count == 0, "count is of live subscriptions")
+        for _ in 0..<100 {
+            let subscription = source.observe { _ in }
+            subscription.store(in: bag)
+            subscription.cancel()
+        }
+        #expect(weakFirst == nil, "a cancelled subscription leaves the bag when it grows")
+        let live = source.observe { _ in }
+        live.store(in: bag)
+        #expect(bag.count == 1)
+    }
+}

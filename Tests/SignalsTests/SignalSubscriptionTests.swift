@@ -55,9 +55,9 @@ struct SubscriptionTests {
         #expect(seen.values == [1])
     }
 
-    @Test func afterCancelReturnsOnAnotherThreadTheObserverIsNeverCalledAgain() {
-        // The observer may be running on the writer thread while we cancel: cancel waits
-        // for that call, so once it returns no call can start or be in progress.
+    @Test func afterCancelReturnsOnAnotherThreadTheObserverIsNeverCalledAgain() async {
+        // The observer may be running on the writer thread while we cancel: once cancel()
+        // and waitForLastCall() return, no call can start or be in progress.
         for _ in 0..<50 {
             let property = MutableProperty(0)
             let state = CancelRaceState()
@@ -66,16 +66,21 @@ struct SubscriptionTests {
                 usleep(100)
                 state.leave()
             }
-            let writer = Thread {
+            let writerDone = DispatchSemaphore(value: 0)
+            Thread {
                 for value in 1...200 { property.value = value }
+                writerDone.signal()
+            }.start()
+            await onOwnThread {
+                usleep(UInt32.random(in: 0...2_000))
+                subscription.cancel()
             }
-            writer.start()
-            usleep(UInt32.random(in: 0...2_000))
-            subscription.cancel()
+            await subscription.waitForLastCall()
             state.markCancelled()
-            usleep(3_000)
+            await onOwnThread {
+                writerDone.wait()
+            }
             #expect(state.callsAfterCancel == 0)
-            while !writer.isFinished { usleep(100) }
         }
     }
 

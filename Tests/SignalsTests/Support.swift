@@ -35,3 +35,12 @@ func onThreads(_ threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
     }
     group.wait()
 }
+
+/// Runs `body` on a new thread and returns its result without blocking a thread of the
+/// cooperative pool (tests that block on semaphores must not starve the tasks they wait for).
+@discardableResult
+func onOwnThread<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result {
+    await withCheckedContinuation { continuation in
+        Thread { continuation.resume(returning: body()) }.start()
+    }
+}

@@ -1,26 +1,38 @@
-/// The "floor": a minimal single-threaded push-pull graph (final classes, dirty flags, no
-/// locks, no type erasure beyond one class hierarchy), following the reactively/Solid
-/// colouring algorithm: a write marks direct observers dirty and the rest "check"; reads
-/// validate lazily; effects are queued during the push and run at the end of the write or
-/// batch. Dependencies are tracked automatically (dynamic). Hot fields skip Swift's dynamic
-/// exclusivity checks and the context is `unowned(unsafe)`: both are per-access runtime
-/// calls a hand-tuned single-threaded graph would not pay.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The "floor": a minimal push-pull graph, the limit Signals is measured against. It does
+/// not honour Signals' threading contract (one context, one thread at a time), so it pays
+/// only what a graph must: final classes, values unboxed in typed nodes, one uncontended
+/// mutex per write, and alien-signals' intrusive dependency lists — each edge is one `Link`
+/// object made when the edge first appears and reused while the reads stay the same, with
+/// no retain or release on the hot path (`unowned(unsafe)`). A write bumps the source's
+/// version and flags the subscribers (dirty for direct ones, pending beyond); a read of a
+/// pending node checks its dependencies' versions and recomputes only if one moved;
+/// effects are queued by the push and run at the end of the write or batch. Nothing is
+/// allocated per update. Dependencies are tracked dynamically (re-read on every run).
 public enum Floor {
-    enum State: UInt8, Comparable {
-        case clean = 0, check = 1, dirty = 2
-        static func < (a: State, b: State) -> Bool { a.rawValue < b.rawValue }
-    }
-
-    /// Per-graph context (one per benchmark case instance; single-threaded).
+    /// Per-graph context (one per benchmark case instance).
     public final class Context {
-        @exclusivity(unchecked) var tracking: Node?
-        @exclusivity(unchecked) var collected: ContiguousArray<Node> = []
+        @exclusivity(unchecked) var tracking: Unmanaged<Node>?
+        @exclusivity(unchecked) var runEpoch: UInt64 = 0
         @exclusivity(unchecked) var epochCounter: UInt64 = 0
-        @exclusivity(unchecked) var currentEpoch: UInt64 = 0
-        @exclusivity(unchecked) var effectQueue: ContiguousArray<Node> = []
+        @exclusivity(unchecked) var effects: ContiguousArray<Effect> = []
         @exclusivity(unchecked) var batchDepth = 0
+        let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-        public init() {}
+        public init() {
+            mutex = .allocate(capacity: 1)
+            pthread_mutex_init(mutex, nil)
+        }
+
+        deinit {
+            pthread_mutex_destroy(mutex)
+            mutex.deallocate()
+        }
 
         public func batch(_ body: () -> Void) {
             batchDepth += 1
@@ -29,95 +41,194 @@ public enum Floor {
             if batchDepth == 0 { flush() }
         }
 
-        func flush() {
+        @inline(__always) func flush() {
             var index = 0
-            while index < effectQueue.count {
-                effectQueue[index].updateIfNecessary()
+            while index < effects.count {
+                effects[index].runIfNeeded()
                 index += 1
             }
-            effectQueue.removeAll(keepingCapacity: true)
+            effects.removeAll(keepingCapacity: true)
         }
     }
 
+    /// An edge: `dep` is read by `sub`. Owned by `sub`'s dependency list (retained once when
+    /// made, released when dropped); every reference to a link or a node on the hot path is
+    /// `Unmanaged`, so walking the lists retains and releases nothing.
+    final class Link {
+        let dep: Unmanaged<Node>
+        let sub: Unmanaged<Node>
+        @exclusivity(unchecked) var version: UInt64
+        @exclusivity(unchecked) var nextDep: Unmanaged<Link>?
+        @exclusivity(unchecked) var prevSub: Unmanaged<Link>?
+        @exclusivity(unchecked) var nextSub: Unmanaged<Link>?
+
+        init(dep: Unmanaged<Node>, sub: Unmanaged<Node>, version: UInt64) {
+            self.dep = dep
+            self.sub = sub
+            self.version = version
+        }
+    }
+
+    enum State: UInt8 { case clean, pending, dirty }
+
     public class Node {
         unowned(unsafe) let context: Context
-        @exclusivity(unchecked) final var sources: ContiguousArray<Node> = []
-        @exclusivity(unchecked) final var observers: ContiguousArray<Node> = []
+        @exclusivity(unchecked) final var version: UInt64 = 0
         @exclusivity(unchecked) final var state: State
         @exclusivity(unchecked) final var trackEpoch: UInt64 = 0
-        final let isEffect: Bool
+        // Dependencies (owned), and where the running computation's reads are matched.
+        @exclusivity(unchecked) final var firstDep: Unmanaged<Link>?
+        @exclusivity(unchecked) final var cursor: Unmanaged<Link>?
+        @exclusivity(unchecked) final var lastMatched: Unmanaged<Link>?
+        // Subscribers (not owned).
+        @exclusivity(unchecked) final var firstSub: Unmanaged<Link>?
+        @exclusivity(unchecked) final var lastSub: Unmanaged<Link>?
 
-        init(context: Context, state: State, isEffect: Bool) {
+        /// The recomputation, built in the subclass's (specialised) initialiser: methods of
+        /// a generic class called through the vtable are not specialised for `Value`.
+        final let recompute: (Node) -> Bool
+
+        init(context: Context, state: State, recompute: @escaping (Node) -> Bool) {
             self.context = context
             self.state = state
-            self.isEffect = isEffect
+            self.recompute = recompute
         }
 
-        /// Recomputes; returns whether the value changed.
-        func recompute() -> Bool { false }
+        deinit {
+            dropDeps(from: firstDep)
+        }
 
+        /// Unlinks and releases the links from `first` to the end of the dependency list.
+        final func dropDeps(from first: Unmanaged<Link>?) {
+            var link = first
+            while let current = link {
+                link = current._withUnsafeGuaranteedRef { current in
+                    current.dep._withUnsafeGuaranteedRef { $0.removeSub(current) }
+                    return current.nextDep
+                }
+                current.release()
+            }
+        }
+
+        /// Called by the push on an effect that became pending or dirty.
+        func schedule() {}
+
+        /// Records a read of this node by the computation running.
         @inline(__always) final func track() {
-            guard context.tracking != nil else { return }
-            if trackEpoch == context.currentEpoch { return }
-            trackEpoch = context.currentEpoch
-            context.collected.append(self)
-        }
-
-        final func stale(_ newState: State) {
-            if state < newState {
-                if state == .clean && isEffect { context.effectQueue.append(self) }
-                state = newState
-                for observer in observers { observer.stale(.check) }
+            guard let tracking = context.tracking, trackEpoch != context.runEpoch else { return }
+            trackEpoch = context.runEpoch
+            tracking._withUnsafeGuaranteedRef { sub in
+                if let cursor = sub.cursor, cursor._withUnsafeGuaranteedRef({ $0.dep.toOpaque() == Unmanaged.passUnretained(self).toOpaque() }) {
+                    cursor._withUnsafeGuaranteedRef { link in
+                        link.version = version
+                        sub.cursor = link.nextDep
+                    }
+                    sub.lastMatched = cursor
+                    return
+                }
+                let link = Unmanaged.passRetained(Link(dep: Unmanaged.passUnretained(self), sub: tracking, version: version))
+                link._withUnsafeGuaranteedRef { $0.nextDep = sub.cursor }
+                if let last = sub.lastMatched {
+                    last._withUnsafeGuaranteedRef { $0.nextDep = link }
+                } else {
+                    sub.firstDep = link
+                }
+                sub.lastMatched = link
+                addSub(link)
             }
         }
 
-        final func updateIfNecessary() {
-            if state == .check {
-                for source in sources {
-                    source.updateIfNecessary()
-                    if state == .dirty { break }
+        @inline(__always) final func addSub(_ link: Unmanaged<Link>) {
+            link._withUnsafeGuaranteedRef { $0.prevSub = lastSub }
+            if let last = lastSub {
+                last._withUnsafeGuaranteedRef { $0.nextSub = link }
+            } else {
+                firstSub = link
+            }
+            lastSub = link
+        }
+
+        final func removeSub(_ link: Link) {
+            if let prev = link.prevSub {
+                prev._withUnsafeGuaranteedRef { $0.nextSub = link.nextSub }
+            } else {
+                firstSub = link.nextSub
+            }
+            if let next = link.nextSub {
+                next._withUnsafeGuaranteedRef { $0.prevSub = link.prevSub }
+            } else {
+                lastSub = link.prevSub
+            }
+        }
+
+        /// Push: direct subscribers become dirty, the ones beyond pending.
+        final func markSubs(_ newState: State) {
+            var link = firstSub
+            while let current = link {
+                link = current._withUnsafeGuaranteedRef { current in
+                    current.sub._withUnsafeGuaranteedRef { sub in
+                        if sub.state.rawValue < newState.rawValue {
+                            let wasClean = sub.state == .clean
+                            sub.state = newState
+                            if wasClean {
+                                sub.schedule()
+                                sub.markSubs(.pending)
+                            }
+                        }
+                    }
+                    return current.nextSub
                 }
             }
-            if state == .dirty { update() }
+        }
+
+        /// Pull: brings the node up to date.
+        final func updateIfNeeded() {
+            if state == .pending {
+                var link = firstDep
+                while let current = link {
+                    let changed: Bool
+                    (changed, link) = current._withUnsafeGuaranteedRef { current in
+                        current.dep._withUnsafeGuaranteedRef { dep in
+                            if dep.state != .clean { dep.updateIfNeeded() }
+                            return (dep.version != current.version, current.nextDep)
+                        }
+                    }
+                    if changed {
+                        state = .dirty
+                        break
+                    }
+                }
+            }
+            if state == .dirty {
+                run()
+            }
             state = .clean
         }
 
-        final func update() {
+        /// Runs the computation with tracking, reusing the links of an unchanged read order.
+        final func run() {
             let context = self.context
-            let previousTracking = context.tracking
-            let previousEpoch = context.currentEpoch
-            let start = context.collected.count
-            context.tracking = self
+            let previous = context.tracking
+            let previousEpoch = context.runEpoch
+            context.tracking = Unmanaged.passUnretained(self)
             context.epochCounter &+= 1
-            context.currentEpoch = context.epochCounter
-            let changed = recompute()
-            context.tracking = previousTracking
-            context.currentEpoch = previousEpoch
-            relink(context.collected, from: start)
-            context.collected.removeSubrange(start...)
-            if changed {
-                for observer in observers { observer.state = .dirty }
+            context.runEpoch = context.epochCounter
+            cursor = firstDep
+            lastMatched = nil
+            if recompute(self) { version &+= 1 }
+            // Reads that stopped: unlink the rest of the list.
+            let stale = cursor
+            if let last = lastMatched {
+                last._withUnsafeGuaranteedRef { $0.nextDep = nil }
+            } else {
+                firstDep = nil
             }
+            dropDeps(from: stale)
+            cursor = nil
+            lastMatched = nil
+            context.tracking = previous
+            context.runEpoch = previousEpoch
             state = .clean
-        }
-
-        private func relink(_ collected: ContiguousArray<Node>, from start: Int) {
-            let count = collected.count - start
-            if count == sources.count {
-                var same = true
-                for index in 0..<count where collected[start + index] !== sources[index] {
-                    same = false
-                    break
-                }
-                if same { return }
-            }
-            for source in sources {
-                if let index = source.observers.firstIndex(where: { $0 === self }) {
-                    source.observers.remove(at: index)
-                }
-            }
-            sources = ContiguousArray(collected[start...])
-            for source in sources { source.observers.append(self) }
         }
     }
 
@@ -126,18 +237,21 @@ public enum Floor {
 
         public init(_ value: Value, in context: Context) {
             storage = value
-            super.init(context: context, state: .clean, isEffect: false)
+            super.init(context: context, state: .clean) { _ in false }
         }
 
         public var value: Value {
-            get {
+            @inline(__always) get {
                 track()
                 return storage
             }
             set {
+                pthread_mutex_lock(context.mutex)
+                defer { pthread_mutex_unlock(context.mutex) }
                 if storage == newValue { return }
                 storage = newValue
-                for observer in observers { observer.stale(.dirty) }
+                version &+= 1
+                markSubs(.dirty)
                 if context.batchDepth == 0 { context.flush() }
             }
         }
@@ -149,10 +263,12 @@ public enum Floor {
 
         public init(in context: Context, _ compute: @escaping () -> Value) {
             self.compute = compute
-            super.init(context: context, state: .dirty, isEffect: false)
+            super.init(context: context, state: .dirty) { node in
+                unsafeDowncast(node, to: Computed<Value>.self).recomputeValue()
+            }
         }
 
-        override func recompute() -> Bool {
+        @inline(__always) func recomputeValue() -> Bool {
             let newValue = compute()
             if let storage, storage == newValue { return false }
             storage = newValue
@@ -160,9 +276,11 @@ public enum Floor {
         }
 
         public var value: Value {
-            track()
-            updateIfNecessary()
-            return storage!
+            @inline(__always) get {
+                if state != .clean { updateIfNeeded() }
+                track()
+                return storage!
+            }
         }
     }
 
@@ -172,23 +290,25 @@ public enum Floor {
         /// Runs `body` once now, then after every batch/write that changes what it read.
         public init(in context: Context, _ body: @escaping () -> Void) {
             self.body = body
-            super.init(context: context, state: .dirty, isEffect: true)
-            updateIfNecessary()
+            super.init(context: context, state: .dirty) { node in
+                unsafeDowncast(node, to: Effect.self).body()
+                return false
+            }
+            run()
         }
 
-        override func recompute() -> Bool {
-            body()
-            return false
+        override func schedule() {
+            context.effects.append(self)
+        }
+
+        func runIfNeeded() {
+            updateIfNeeded()
         }
 
         /// Unsubscribes from every source.
         public func dispose() {
-            for source in sources {
-                if let index = source.observers.firstIndex(where: { $0 === self }) {
-                    source.observers.remove(at: index)
-                }
-            }
-            sources = []
+            dropDeps(from: firstDep)
+            firstDep = nil
         }
     }
 }

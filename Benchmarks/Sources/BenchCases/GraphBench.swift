@@ -12,10 +12,14 @@ public struct GraphBench {
 
 /// The kairo shapes (js-reactivity-benchmark `kairo/*.ts`) plus cellx.
 public enum Shape: String, CaseIterable, Sendable {
+    case chain100, fan1000, diamond100
     case deep, broad, diamond, triangle, mux, repeatedObservers = "repeated", unstable, avoidable, cellx1000 = "cellx1000"
 
     public var title: String {
         switch self {
+        case .chain100: "deep: 100-chain, effect on the tail, 1,000 writes"
+        case .fan1000: "broad: 1 source -> 1,000 derived, each observed, 100 writes"
+        case .diamond100: "diamond: 1 -> 100 -> sum, observed, 1,000 writes"
         case .deep: "kairo deep (50-chain)"
         case .broad: "kairo broad (50 x 3)"
         case .diamond: "kairo diamond (width 5)"
@@ -32,6 +36,7 @@ public enum Shape: String, CaseIterable, Sendable {
     public var iterations: Int {
         switch self {
         case .cellx1000: 100
+        case .chain100, .fan1000, .diamond100: 30
         default: 200
         }
     }

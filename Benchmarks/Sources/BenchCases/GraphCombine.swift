@@ -7,6 +7,8 @@ public func combineGraph(_ shape: Shape) -> GraphBench {
     let g = CombineGraph()
     typealias S = CurrentValueSubject<Int, Never>
     switch shape {
+    case .chain100, .fan1000, .diamond100:
+        return combineNodeUpdates(shape)
     case .deep:
         let len = 50
         let head = S(0)

@@ -4,6 +4,8 @@ public func floorGraph(_ shape: Shape) -> GraphBench {
     typealias S = Floor.Signal<Int>
     typealias C = Floor.Computed<Int>
     switch shape {
+    case .chain100, .fan1000, .diamond100:
+        return floorNodeUpdates(shape, ctx: ctx)
     case .deep:
         let len = 50
         let head = S(0, in: ctx)

@@ -3,6 +3,8 @@ import Signals
 /// The kairo/cellx shapes on `Signals` (ours).
 public func signalsGraph(_ shape: Shape) -> GraphBench {
     switch shape {
+    case .chain100, .fan1000, .diamond100:
+        return signalsNodeUpdates(shape)
     case .deep:
         let len = 50
         let head = MutableProperty(0)

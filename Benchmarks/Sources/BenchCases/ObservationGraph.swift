@@ -105,6 +105,8 @@ public func observationGraph(_ shape: Shape) -> GraphBench {
     typealias S = Obs.Cell<Int>
     typealias C = Obs.Computed<Int>
     switch shape {
+    case .chain100, .fan1000, .diamond100:
+        fatalError("the node-update shapes are not measured on Observation")
     case .deep:
         let len = 50
         let head = S(0)

@@ -1,3 +1,4 @@
+import Foundation
 import OpenCombine
 
 /// The sides of a signal-graph comparison.
@@ -9,7 +10,7 @@ public enum GraphSide: String, CaseIterable, Sendable {
         case .ours: signalsGraph(shape)
         case .floor: floorGraph(shape)
         case .combine: shape == .cellx1000 ? nil : combineGraph(shape)
-        case .observation: observationGraph(shape)
+        case .observation: shape.isNodeUpdateShape ? nil : observationGraph(shape)
         }
     }
 }
@@ -44,6 +45,13 @@ public enum Runner {
         let measurements = sides.indices.map { index in
             // Extra runs per timed iteration (warm-up included in the total, so divide by n + 1).
             Measurement(side: sides[index].0.rawValue, samples: samples[index], extraRuns: extra[index] / (iterations + 1))
+        }
+        if shape.isNodeUpdateShape {
+            let perUpdate = measurements.map { measurement in
+                let nanoseconds = measurement.median.seconds * 1e9 / Double(shape.nodeUpdates)
+                return "\(measurement.side) \(String(format: "%.1f", nanoseconds)) ns"
+            }
+            notes.append("per node update: " + perUpdate.joined(separator: ", "))
         }
         return CaseResult(group: "graph", name: shape.title, measurements: measurements, baseline: "floor", notes: notes)
     }

@@ -1,28 +1,43 @@
 /// A derived node computed by a closure that reads other properties; every recomputation
 /// counts as a change.
+@usableFromInline
 final class ComputedNode<Value>: DerivedNode<Value>, @unchecked Sendable {
-    private let compute: @Sendable () -> Value
+    @exclusivity(unchecked) private var compute: (@Sendable () -> Value)?
 
-    init(_ compute: @escaping @Sendable () -> Value) {
+    /// `inputs`: what `compute` reads first, when known (see ``DerivedNode/init(inputs:)``).
+    @usableFromInline init(_ compute: @escaping @Sendable () -> Value, inputs: [GraphNode] = []) {
         self.compute = compute
+        super.init(inputs: inputs.isEmpty ? DependencyList() : DependencyList(inputs: inputs))
+    }
+
+    deinit {
+        // What the closure captures (upstream properties) is released iteratively.
+        Teardown.release(taking: &compute, leaving: nil)
     }
 
     override func evaluate(_ previous: UnsafePointer<Value>?) -> Value {
-        compute()
+        compute!()
     }
 }
 
 /// A derived node computed by a closure, whose recomputed values equal (`==`) to the
 /// previous one count as unchanged.
+@usableFromInline
 final class EquatableComputedNode<Value: Equatable>: DerivedNode<Value>, @unchecked Sendable {
-    private let compute: @Sendable () -> Value
+    @exclusivity(unchecked) private var compute: (@Sendable () -> Value)?
 
-    init(_ compute: @escaping @Sendable () -> Value) {
+    /// `inputs`: what `compute` reads first, when known (see ``DerivedNode/init(inputs:)``).
+    @usableFromInline init(_ compute: @escaping @Sendable () -> Value, inputs: [GraphNode] = []) {
         self.compute = compute
+        super.init(inputs: inputs.isEmpty ? DependencyList() : DependencyList(inputs: inputs))
+    }
+
+    deinit {
+        Teardown.release(taking: &compute, leaving: nil)
     }
 
     override func evaluate(_ previous: UnsafePointer<Value>?) -> Value {
-        compute()
+        compute!()
     }
 
     override func isUnchanged(_ old: Value, _ new: Value) -> Bool {
@@ -32,19 +47,29 @@ final class EquatableComputedNode<Value: Equatable>: DerivedNode<Value>, @unchec
 
 /// A derived node whose computation receives the previous value (reducers, pairs of values)
 /// or whose equality is a caller's closure.
+@usableFromInline
 final class ClosureComputedNode<Value>: DerivedNode<Value>, @unchecked Sendable {
-    private let compute: @Sendable (UnsafePointer<Value>?) -> Value
+    @exclusivity(unchecked) private var compute: (@Sendable (UnsafePointer<Value>?) -> Value)?
     private let isEqual: (@Sendable (Value, Value) -> Bool)?
 
     /// `compute` gets the previous value (`nil` on the first run); the pointer is only valid
-    /// during the call.
-    init(compute: @escaping @Sendable (UnsafePointer<Value>?) -> Value, isEqual: (@Sendable (Value, Value) -> Bool)?) {
+    /// during the call. `inputs`: what `compute` reads first, when known.
+    @usableFromInline init(
+        compute: @escaping @Sendable (UnsafePointer<Value>?) -> Value,
+        isEqual: (@Sendable (Value, Value) -> Bool)?,
+        inputs: [GraphNode] = []
+    ) {
         self.compute = compute
         self.isEqual = isEqual
+        super.init(inputs: inputs.isEmpty ? DependencyList() : DependencyList(inputs: inputs))
+    }
+
+    deinit {
+        Teardown.release(taking: &compute, leaving: nil)
     }
 
     override func evaluate(_ previous: UnsafePointer<Value>?) -> Value {
-        compute(previous)
+        compute!(previous)
     }
 
     override func isUnchanged(_ old: Value, _ new: Value) -> Bool {

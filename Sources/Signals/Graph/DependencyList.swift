@@ -40,6 +40,25 @@ struct DependencyList {
         return true
     }
 
+    /// A list of nodes a first run will read (their versions do not matter before it).
+    init(inputs: [GraphNode]) {
+        let reads = inputs.map { Dependency(node: $0, version: 0) }
+        self = reads.withUnsafeBufferPointer { DependencyList($0) }
+    }
+
+    /// The dependency at `index` in read order (unretained: valid while this list is alive),
+    /// or `nil` past the end.
+    @inline(__always)
+    func dependency(at index: Int) -> (node: Unmanaged<GraphNode>, version: UInt64)? {
+        guard let reference else { return nil }
+        if singleVersion == Self.holdsBuffer {
+            return unsafeDowncast(reference, to: DependencyBuffer.self).withUnsafeMutablePointers { count, elements in
+                index < count.pointee ? (Unmanaged.passUnretained(elements[index].node), elements[index].version) : nil
+            }
+        }
+        return index == 0 ? (Unmanaged.passUnretained(unsafeDowncast(reference, to: GraphNode.self)), singleVersion) : nil
+    }
+
     var count: Int {
         guard let reference else { return 0 }
         return singleVersion == Self.holdsBuffer ? unsafeDowncast(reference, to: DependencyBuffer.self).header : 1

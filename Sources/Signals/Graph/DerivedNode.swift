@@ -14,6 +14,7 @@
 /// Abstract: the subclasses in `ComputedNodes.swift` store the computation and the
 /// equality, so a node holds exactly the closures it needs (no wrapping closure, and no
 /// closure at all for `==`).
+@usableFromInline
 class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     // The flags live in `stamp` (see `NodeFlags`).
     private var hasValue: Bool {
@@ -40,8 +41,12 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     /// `graph.globalVersion` at the last validation, for unwatched reads.
     @exclusivity(unchecked) private var validatedAt: UInt64 = 0
 
-    override init() {
+    /// `inputs`: the nodes the first run will read, when known (a `map` reads its parent),
+    /// so that a long chain's first read computes them first, iteratively, instead of
+    /// recursing through every closure of the chain.
+    init(inputs: DependencyList = DependencyList()) {
         storage = .allocate(capacity: 1)
+        dependencies = inputs
         super.init()
         isStale = true
     }
@@ -49,6 +54,9 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     deinit {
         if hasValue { storage.deinitialize(count: 1) }
         storage.deallocate()
+        // The nodes this one read may die with it, and theirs with them: released by the
+        // thread's teardown loop, not by a recursion as deep as the chain.
+        Teardown.release(taking: &dependencies)
     }
 
     /// Computes the value; `previous` is `nil` on the first run and only valid during the call.
@@ -70,51 +78,33 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
             }
             return storage.pointee
         }
-        validate(in: graph)
+        if needsCheck(in: graph) { graph.validate(self) }
         graph.track(self)
         return storage.pointee
     }
 
-    final override func refresh() {
-        // Computing further up the stack (a dependency cycle): its version has not moved yet.
-        if isComputing { return }
-        validate(in: Graph.shared)
+    final override func needsCheck(in graph: Graph) -> Bool {
+        if isComputing { return false }
+        if !hasValue { return true }
+        return isLinked ? isStale : validatedAt != graph.globalVersion
     }
 
-    private func validate(in graph: Graph) {
-        let version = graph.globalVersion
-        if hasValue {
-            if !isLinked {
-                if validatedAt == version { return }
-            } else if !isStale {
-                return
-            }
-        }
-        // Marked valid before anything runs: a dependency cycle that reaches this node again
-        // (it is validating or computing further up the stack) returns its current value
-        // instead of recursing without end; and a write made meanwhile (by a derived closure)
-        // moves `globalVersion` past `validatedAt` or marks the node stale again, so the next
-        // read validates again instead of keeping a value computed from before the write.
+    // Marked valid before anything runs: a dependency cycle that reaches this node again
+    // (it is validating or computing further up) returns its current value instead of
+    // recursing without end; and a write made meanwhile (by a derived closure) moves
+    // `globalVersion` past `validatedAt` or marks the node stale again, so the next read
+    // validates again instead of keeping a value computed from before the write.
+    final override func beginCheck(in graph: Graph) -> Bool {
         isStale = false
-        validatedAt = version
-        if !hasValue || dependencyChanged() {
-            recompute(in: graph)
-        }
+        validatedAt = graph.globalVersion
+        return hasValue
     }
 
-    private func dependencyChanged() -> Bool {
-        // A copy, kept alive for the walk: a refresh may reach this node again and replace
-        // `dependencies` (a cycle, or a write from a derived closure).
-        let checked = dependencies
-        return withExtendedLifetime(checked) {
-            checked.contains { node, seen in
-                node.refresh()
-                return node.version != seen
-            }
-        }
+    final override func dependency(at index: Int) -> (node: Unmanaged<GraphNode>, version: UInt64)? {
+        dependencies.dependency(at: index)
     }
 
-    private func recompute(in graph: Graph) {
+    final override func recompute(in graph: Graph) {
         let run = graph.beginRun()
         // Until the links are settled below: a cycle reaching this node meanwhile gets the
         // previous value, and gaining or losing subscribers is settled afterwards.
@@ -130,15 +120,15 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
             }
             let old = dependencies
             dependencies = new
-            // Linking may run other computations, which push onto `collected`: this run's
-            // reads are only dropped afterwards, and `old` and `new` keep their nodes alive.
+            if graph.isChecking { graph.keepUntilChecked(old) }
+            // `old` and `new` keep their nodes alive while the subscriptions move.
             if isLinked {
-                relink(from: old, to: new)
+                relink(from: old, to: new, in: graph)
             }
         }
         isComputing = false
         graph.dropReads(of: run)
-        defer { settleLinks() }
+        if isLinked == subscribers.isEmpty { graph.needsSettling(self) }
         if hasValue {
             if isUnchanged(storage.pointee, newValue) { return }
             storage.pointee = newValue
@@ -149,90 +139,61 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         version &+= 1
     }
 
-    /// Links or unlinks this node if it gained its first subscriber or lost its last one
-    /// while it was computing or linking (those events wait until then).
-    @inline(__always) private func settleLinks() {
-        if isLinked == subscribers.isEmpty {
-            if isLinked {
-                unlink()
-            } else {
-                link(validating: false)
-            }
-        }
-    }
-
     /// Moves this watched node's subscriptions from the old dependency set to the new one.
     /// Small lists (the usual case) are compared by linear search, large ones through sets.
-    private func relink(from old: DependencyList, to new: DependencyList) {
+    private func relink(from old: DependencyList, to new: DependencyList, in graph: Graph) {
         if old.count <= 16 && new.count <= 16 {
             new.forEachNode { node in
-                if !old.containsNode(node) { node.addSubscriber(self) }
+                if !old.containsNode(node) { node.addSubscriber(self, in: graph) }
             }
             old.forEachNode { node in
-                if !new.containsNode(node) { node.removeSubscriber(self) }
+                if !new.containsNode(node) { node.removeSubscriber(self, in: graph) }
             }
             return
         }
         let oldIDs = old.nodeIdentifiers()
         let newIDs = new.nodeIdentifiers()
         new.forEachNode { node in
-            if !oldIDs.contains(ObjectIdentifier(node)) { node.addSubscriber(self) }
+            if !oldIDs.contains(ObjectIdentifier(node)) { node.addSubscriber(self, in: graph) }
         }
         old.forEachNode { node in
-            if !newIDs.contains(ObjectIdentifier(node)) { node.removeSubscriber(self) }
+            if !newIDs.contains(ObjectIdentifier(node)) { node.removeSubscriber(self, in: graph) }
         }
     }
 
-    final override func markStale() {
-        if isStale { return }
+    final override func becomeStale() -> Bool {
+        if isStale { return false }
         isStale = true
-        markSubscribersStale()
+        return true
     }
 
-    final override func didGainFirstSubscriber() {
-        if isComputing { return }
-        link(validating: true)
-    }
-
-    final override func didLoseLastSubscriber() {
-        if isComputing { return }
-        unlink()
-    }
-
-    /// Subscribes this node to its dependencies. Linking runs user code (a dependency that
-    /// gains its first subscriber validates), which may cancel this node's last observer or
-    /// add one: those events wait, and are settled once every link is made.
-    private func link(validating: Bool) {
-        let graph = Graph.shared
-        if validating {
-            // Unlinked validation brings the value up to date; from now on writes upstream
-            // reach this node through `markStale`.
-            validate(in: graph)
-            // The validation may have settled the links itself (a recompute that gained or
-            // lost subscribers meanwhile).
-            guard !isLinked, !subscribers.isEmpty else { return }
-        }
-        isComputing = true
-        isLinked = true
-        isStale = false
-        // A copy: it keeps the nodes alive even if linking reaches this node again.
-        let linked = dependencies
-        linked.forEachNode { $0.addSubscriber(self) }
-        isComputing = false
-        if subscribers.isEmpty {
-            unlink()
+    /// Links this node to its dependencies if it has subscribers and is not linked, or
+    /// unlinks it if it has none and is linked. Linking first validates (which may run user
+    /// code that changes the subscribers again: then the node is settled again later).
+    final override func settleLink(in graph: Graph) {
+        if isComputing || isLinked != subscribers.isEmpty { return }
+        if isLinked {
+            unlink(in: graph)
             return
         }
-        // A write during that validation or linking (from a derived closure) may have come
-        // before the links existed: take the value as stale, and tell the subscribers.
-        if validatedAt != graph.globalVersion { markStale() }
+        // Unlinked validation brings the value up to date; from now on writes upstream
+        // reach this node through the push phase.
+        if needsCheck(in: graph) { graph.validate(self) }
+        guard !isLinked, !subscribers.isEmpty, !isComputing else { return }
+        isLinked = true
+        isStale = false
+        let linked = dependencies
+        linked.forEachNode { $0.addSubscriber(self, in: graph) }
+        // A write during that validation (from a derived closure) may have come before the
+        // links existed: take the value as stale, and tell the subscribers.
+        if validatedAt != graph.globalVersion && becomeStale() { markSubscribersStale(in: graph) }
     }
 
     /// Unsubscribes this node from its dependencies (runs no user code).
-    private func unlink() {
+    private func unlink(in graph: Graph) {
         isLinked = false
         let unlinked = dependencies
-        unlinked.forEachNode { $0.removeSubscriber(self) }
+        unlinked.forEachNode { $0.removeSubscriber(self, in: graph) }
         isStale = true
     }
 }

@@ -46,6 +46,19 @@ final class Graph: @unchecked Sendable {
     @exclusivity(unchecked) private var threads: [ThreadDelivery] = []
     /// A retired thread state kept for reuse, so that a batch or drain allocates nothing.
     @exclusivity(unchecked) private var spare: ThreadDelivery?
+    /// Numbers each thread's delivery run (``ThreadDelivery/run``), for feedback-loop detection.
+    @exclusivity(unchecked) private var runCounter: UInt64 = 0
+    /// The run of the delivery starting now: read by a job when it starts (``FeedbackCounter``).
+    @exclusivity(unchecked) var deliveryRun: UInt64 = 0
+    /// The push phase's worklist (see ``GraphNode/markSubscribersStale(in:)``).
+    @exclusivity(unchecked) var markStack: ContiguousArray<Unmanaged<GraphNode>> = []
+    /// The pull phase's stack of derived nodes being checked (see ``validate(_:)``).
+    @exclusivity(unchecked) private var checkStack: ContiguousArray<CheckFrame> = []
+    /// See ``keepUntilChecked(_:)``.
+    @exclusivity(unchecked) private var replacedWhileChecking: [DependencyList] = []
+    /// Derived nodes whose subscriber list became empty or non-empty, to link or unlink.
+    @exclusivity(unchecked) private var unsettled: ContiguousArray<GraphNode> = []
+    @exclusivity(unchecked) private var isSettling = false
 
     @inlinable @inline(__always) func lock() {
         mutex.lock()
@@ -69,6 +82,14 @@ final class Graph: @unchecked Sendable {
     @inline(__always) func suspendForCallback() {
         if !queue.isEmpty { currentThread(creating: true)!.pending.append(contentsOf: &queue) }
         unlock()
+    }
+
+    /// Reports a feedback loop (see ``SignalsDiagnostic/feedbackLoop(calls:)``) with the
+    /// lock released around the handler. Caller holds the lock once, delivering.
+    func reportFeedbackLoop() {
+        suspendForCallback()
+        SignalsDiagnostics.handler(.feedbackLoop(calls: SignalsDiagnostics.feedbackLoopLimit))
+        resumeAfterCallback()
     }
 
     /// Takes the lock back after an observer call.
@@ -146,8 +167,112 @@ final class Graph: @unchecked Sendable {
         collected.append(Dependency(node: node, version: node.version))
     }
 
+    /// One derived node being checked: the next dependency to look at, and whether the
+    /// node must recompute anyway (it has no value yet). The node is unretained: the root is
+    /// kept alive by the caller, every other one by the dependency list of the node below
+    /// it, which cannot be freed while that node is checked (``GraphNode/isChecking``).
+    private struct CheckFrame {
+        let node: Unmanaged<GraphNode>
+        var index = 0
+        /// The dependency at `index` was just checked (do not descend into it again).
+        var checkedCurrent = false
+        let mustRecompute: Bool
+    }
+
+    /// Brings the derived node `root` up to date: walks down what it read, depth first, to
+    /// the nodes that changed, and recomputes on the way back only the nodes whose inputs
+    /// changed version. Iterative (an explicit stack), so a chain of any length validates in
+    /// constant native stack; user closures run only in recomputations, whose inputs are
+    /// then already up to date. Caller holds the lock.
+    func validate(_ root: GraphNode) {
+        let base = checkStack.count
+        beginCheck(root)
+        while checkStack.count > base {
+            let top = checkStack.count - 1
+            let node = checkStack[top].node
+            var index = checkStack[top].index
+            var skipCheck = checkStack[top].checkedCurrent
+            let mustRecompute = checkStack[top].mustRecompute
+            var changed = mustRecompute
+            var next: Unmanaged<GraphNode>?
+            while let (dependency, seen) = node._withUnsafeGuaranteedRef({ $0.dependency(at: index) }) {
+                if !skipCheck && dependency._withUnsafeGuaranteedRef({ $0.needsCheck(in: self) }) {
+                    next = dependency
+                    break
+                }
+                skipCheck = false
+                if !mustRecompute && dependency._withUnsafeGuaranteedRef({ $0.version }) != seen {
+                    changed = true
+                    break
+                }
+                index += 1
+            }
+            if let next {
+                checkStack[top].index = index
+                checkStack[top].checkedCurrent = true
+                next._withUnsafeGuaranteedRef { beginCheck($0) }
+                continue
+            }
+            checkStack.removeLast()
+            if changed {
+                node._withUnsafeGuaranteedRef { $0.recompute(in: self) }
+            }
+        }
+        if base == 0 && !replacedWhileChecking.isEmpty {
+            replacedWhileChecking.removeAll()
+        }
+    }
+
+    private func beginCheck(_ node: GraphNode) {
+        let hasValue = node.beginCheck(in: self)
+        checkStack.append(CheckFrame(node: Unmanaged.passUnretained(node), mustRecompute: !hasValue))
+    }
+
+    /// Whether a ``validate(_:)`` is in progress on the lock holder's stack.
+    var isChecking: Bool { !checkStack.isEmpty }
+
+    /// Keeps a dependency list replaced during a check until the outermost check ends:
+    /// frames may refer to its nodes unretained (a node whose frame is on the stack can be
+    /// recomputed from a derived closure further up, in a cycle or after a write).
+    func keepUntilChecked(_ dependencies: DependencyList) {
+        replacedWhileChecking.append(dependencies)
+    }
+
+    /// Notes that `node`'s subscriber list became empty or non-empty: it is linked to (or
+    /// unlinked from) its dependencies by a loop, so that observing or releasing a chain
+    /// of any length uses constant stack. Caller holds the lock.
+    func needsSettling(_ node: GraphNode) {
+        unsettled.append(node)
+        if isSettling { return }
+        isSettling = true
+        while let next = unsettled.popLast() {
+            next.settleLink(in: self)
+        }
+        isSettling = false
+    }
+
+    /// Delivers a new observation's first value: at once when `observe` is called inside an
+    /// observer or a batch on this thread (with the lock held once and nothing else queued),
+    /// so that `observe` returns after its first call there too; otherwise queued, and
+    /// delivered by the release of the lock (or, inside a `modify` body or a derived closure,
+    /// of the outermost one). Caller holds the lock.
+    func deliverFirstValue(_ job: some Deliverable) {
+        if depth == 1 && queue.isEmpty, let state = currentThread(creating: false), state.isDelivering || state.batchDepth > 0 {
+            job.deliver(in: self)
+        } else {
+            queue.append(job)
+        }
+    }
+
     func enqueue(_ job: any Deliverable) {
         queue.append(job)
+    }
+
+    /// This thread's state if it is inside a batch. Caller holds the lock.
+    @inline(__always) func currentBatch() -> ThreadDelivery? {
+        if threads.isEmpty { return nil }
+        guard let state = currentThread(creating: false), state.batchDepth > 0 else { return nil }
+        return state
     }
 
     func beginBatch() {
@@ -161,6 +286,11 @@ final class Graph: @unchecked Sendable {
         if let state = currentThread(creating: false) {
             state.batchDepth -= 1
             if !queue.isEmpty { state.pending.append(contentsOf: &queue) }
+            if state.batchDepth == 0 && !state.writes.isEmpty {
+                let writes = state.writes
+                state.writes = []
+                for write in writes { write.settle() }
+            }
             if state.batchDepth == 0 && !state.isDelivering {
                 if depth == 1 {
                     drain(state)
@@ -176,38 +306,30 @@ final class Graph: @unchecked Sendable {
         unlock()
     }
 
-    /// Blocks until no other thread is inside `call`'s closure, releasing the lock while
-    /// waiting (the cancel side of ``SignalSubscription``). The thread sleeps on the call's own
-    /// condition until ``endCall(of:)`` wakes it, then checks again.
-    ///
-    /// Waiting can never close a wait-for cycle, because only threads that run no observer
-    /// wait: a thread that is delivering (inside an observer call, or anything that call
-    /// releases) returns at once, so a waiting thread is never one that another thread
-    /// waits for. Also returns at once when the lock is held more than once (inside a derived
-    /// closure or a `modify` body, whose outer lock would be held across the wait) and when
-    /// the call in progress is on the calling thread itself.
-    func waitForCall(of call: some ObserverCall) {
-        guard depth == 1, let running = call.runningThread, pthread_equal(running, pthread_self()) == 0 else { return }
-        if currentThread(creating: false)?.isDelivering == true { return }
-        let end: CallEndCondition
-        if let existing = call.callEnd {
-            end = existing
-        } else {
-            end = CallEndCondition()
-            call.callEnd = end
+    /// Returns once no thread is inside `call`'s closure: at once if none is, or if the
+    /// call in progress runs on the calling thread (it cannot wait for itself); otherwise
+    /// when that call ends (``endCall(of:)`` resumes it). Never blocks a thread.
+    func callEnded(of call: some ObserverCall) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            lock()
+            if let running = call.runningThread, pthread_equal(running, pthread_self()) == 0 {
+                call.endWaiters.append(continuation)
+            } else {
+                continuation.resume()
+            }
+            unlock()
         }
-        end.waiters += 1
-        while let thread = call.runningThread, pthread_equal(thread, pthread_self()) == 0 {
-            mutex.wait(on: end.condition)
-        }
-        end.waiters -= 1
     }
 
-    /// Ends `call`'s call in progress and wakes the threads waiting for it in
-    /// ``waitForCall(of:)`` (a system call only when one waits). Caller holds the lock.
+    /// Ends `call`'s call in progress and resumes the tasks waiting for it in
+    /// ``callEnded(of:)``. Caller holds the lock.
     @inline(__always) func endCall(of call: some ObserverCall) {
         call.runningThread = nil
-        if let end = call.callEnd, end.waiters > 0 { pthread_cond_broadcast(end.condition) }
+        if !call.endWaiters.isEmpty {
+            let waiters = call.endWaiters
+            call.endWaiters = []
+            for waiter in waiters { waiter.resume() }
+        }
     }
 
     @usableFromInline func deliverQueued() {
@@ -220,8 +342,11 @@ final class Graph: @unchecked Sendable {
     /// Delivers `state`'s jobs in FIFO order until its queue is empty or a batch starts.
     private func drain(_ state: ThreadDelivery) {
         state.isDelivering = true
+        runCounter &+= 1
+        state.run = runCounter
         repeat {
             while state.batchDepth == 0, let job = state.pending.popFirst() {
+                deliveryRun = state.run
                 job.deliver(in: self)
             }
             // Jobs made due with the lock held and no observer call after them (a derived
@@ -272,6 +397,10 @@ final class ThreadDelivery {
     @exclusivity(unchecked) var batchDepth = 0
     @exclusivity(unchecked) var isDelivering = false
     @exclusivity(unchecked) var pending = DeliveryQueue()
+    /// This thread's delivery run (see ``Graph/deliveryRun``).
+    @exclusivity(unchecked) var run: UInt64 = 0
+    /// The first write of this thread's batch to each source node with an equality.
+    @exclusivity(unchecked) var writes: [any BatchWrite] = []
 
     init(thread: pthread_t) {
         self.thread = thread

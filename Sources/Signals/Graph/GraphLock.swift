@@ -31,19 +31,6 @@ final class GraphLock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    /// Releases the lock, sleeps on `condition` until it is signalled (or a spurious wake-up),
-    /// and takes the lock back. The caller holds the lock exactly once and re-checks what it
-    /// waits for.
-    func wait(on condition: UnsafeMutablePointer<pthread_cond_t>) {
-        let me = currentThreadID()
-        assert(depth == 1 && owner.load(ordering: .relaxed) == me, "GraphLock.wait needs the lock held exactly once")
-        depth = 0
-        owner.store(0, ordering: .relaxed)
-        pthread_cond_wait(condition, mutex)
-        owner.store(me, ordering: .relaxed)
-        depth = 1
-    }
-
     @inlinable @inline(__always) func lock() {
         let me = currentThreadID()
         if owner.load(ordering: .relaxed) != me {

@@ -47,36 +47,72 @@ class GraphNode: @unchecked Sendable {
     /// True for ``SourceNode``s, whose reads clients inline (see `Property.value`).
     @inlinable @inline(__always) final var isSource: Bool { has(.isSource) }
 
-    /// Brings the node's value up to date (derived nodes recompute if needed).
-    func refresh() {}
+    /// Whether this derived node must be checked (or computed) before its value is used:
+    /// it has no value, or something it read may have changed since it was last validated.
+    /// False for source nodes and for a node that is computing (a dependency cycle).
+    func needsCheck(in graph: Graph) -> Bool { false }
 
-    /// Called when an upstream value changed (push phase: mark only, never compute).
-    func markStale() {}
+    /// Marks this derived node validated now (before anything runs, so a cycle reaching it
+    /// again stops there) and returns whether it has a value to keep if nothing it read changed.
+    func beginCheck(in graph: Graph) -> Bool { true }
 
-    func didGainFirstSubscriber() {}
+    /// The `index`th node this derived node read in its last run (before its first run:
+    /// of the inputs it was created with, if known), unretained, with the version seen;
+    /// `nil` past the end.
+    func dependency(at index: Int) -> (node: Unmanaged<GraphNode>, version: UInt64)? { nil }
 
-    func didLoseLastSubscriber() {}
+    /// Recomputes this derived node's value (its inputs are already up to date).
+    func recompute(in graph: Graph) {}
 
-    final func addSubscriber(_ node: GraphNode) {
+    /// Called by the push phase when something upstream changed: returns true when the
+    /// node's own subscribers must be marked in turn (a derived node that just became
+    /// stale). An observation queues itself and returns false. Runs no user code.
+    func becomeStale() -> Bool { false }
+
+    /// Links or unlinks a derived node whose subscriber list became non-empty or empty
+    /// (called by ``Graph/settleLinks()``, never while the node computes).
+    func settleLink(in graph: Graph) {}
+
+    /// Whether the node is computing or linking (its link changes wait until it is done).
+    final var isBusy: Bool { has(.isComputing) }
+
+    /// Adds `node` to the subscribers; a first subscriber is linked by the graph's settle
+    /// loop (iteratively, never by recursion down a chain).
+    final func addSubscriber(_ node: GraphNode, in graph: Graph) {
         subscribers.append(Unmanaged.passUnretained(node))
-        if subscribers.count == 1 { didGainFirstSubscriber() }
+        if subscribers.count == 1 && !isSource { graph.needsSettling(self) }
     }
 
-    final func removeSubscriber(_ node: GraphNode) {
+    final func removeSubscriber(_ node: GraphNode, in graph: Graph) {
         guard let index = subscribers.firstIndex(where: { $0.toOpaque() == Unmanaged.passUnretained(node).toOpaque() }) else { return }
         subscribers.remove(at: index)
-        if subscribers.isEmpty { didLoseLastSubscriber() }
+        if subscribers.isEmpty && !isSource { graph.needsSettling(self) }
     }
 
-    /// Marking runs no user code and changes no subscriber list, so the subscribers are
-    /// called through their unretained references.
-    final func markSubscribersStale() {
-        if subscribers.count == 1 {
-            subscribers[0]._withUnsafeGuaranteedRef { $0.markStale() }
-            return
-        }
-        for subscriber in subscribers {
-            subscriber._withUnsafeGuaranteedRef { $0.markStale() }
+    /// Marks everything downstream of this node stale, iteratively (a worklist, so that a
+    /// chain of any length marks in constant stack). Runs no user code and changes no
+    /// subscriber list, so the subscribers are visited through their unretained references.
+    final func markSubscribersStale(in graph: Graph) {
+        var node = Unmanaged.passUnretained(self)
+        let base = graph.markStack.count
+        while true {
+            let next: Unmanaged<GraphNode>? = node._withUnsafeGuaranteedRef { current in
+                let subscribers = current.subscribers
+                if subscribers.count == 1 {
+                    return subscribers[0]._withUnsafeGuaranteedRef { $0.becomeStale() } ? subscribers[0] : nil
+                }
+                for subscriber in subscribers where subscriber._withUnsafeGuaranteedRef({ $0.becomeStale() }) {
+                    graph.markStack.append(subscriber)
+                }
+                return nil
+            }
+            if let next {
+                node = next
+            } else if graph.markStack.count > base {
+                node = graph.markStack.removeLast()
+            } else {
+                return
+            }
         }
     }
 }
@@ -100,6 +136,8 @@ struct NodeFlags: Sendable {
     static var isLinked: NodeFlags { NodeFlags(rawValue: 8) }
     /// A derived node is computing or linking.
     static var isComputing: NodeFlags { NodeFlags(rawValue: 16) }
+    /// A source node's value before a batch's first write to it is recorded (``SourceWrite``).
+    static var batchRecorded: NodeFlags { NodeFlags(rawValue: 32) }
 }
 
 /// A node holding a value of type `Value`.

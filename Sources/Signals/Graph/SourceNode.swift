@@ -33,16 +33,59 @@ final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     /// Returns false when the value was equal to the current one and nothing changed.
     @discardableResult
     func store(_ newValue: Value, in graph: Graph) -> Bool {
-        if let isEqual, isEqual(value, newValue) { return false }
+        guard let isEqual else {
+            value = newValue
+            didChange(in: graph)
+            return true
+        }
+        if isEqual(value, newValue) { return false }
+        if !has(.batchRecorded), let batch = graph.currentBatch() {
+            // The first write to this node in this thread's batch: the value before it, to
+            // compare with when the batch ends.
+            set(.batchRecorded, true)
+            batch.writes.append(SourceWrite(node: self, before: value, version: version, isEqual: isEqual))
+        }
         value = newValue
         didChange(in: graph)
         return true
     }
 
     /// Publishes an in-place change made to `value`.
+    ///
+    /// Versions of source nodes come from ``Graph/globalVersion``, so a version is never
+    /// reused: a batch can give a node back the version it had (``SourceWrite``) without a
+    /// later write repeating a version a derived node saw in between.
     func didChange(in graph: Graph) {
-        version &+= 1
         graph.globalVersion &+= 1
-        markSubscribersStale()
+        version = graph.globalVersion
+        markSubscribersStale(in: graph)
+    }
+}
+
+/// A write a batch made to a source node with an equality: the value and version before the
+/// batch's first write to it.
+protocol BatchWrite: AnyObject {
+    /// Called when the outermost batch ends: if the node's value equals the one before the
+    /// batch, gives it back its version, so nothing that had not seen the values in between
+    /// recomputes or is notified. Caller holds the lock.
+    func settle()
+}
+
+final class SourceWrite<Value>: BatchWrite {
+    private let node: SourceNode<Value>
+    private let before: Value
+    private let version: UInt64
+    private let isEqual: @Sendable (Value, Value) -> Bool
+
+    init(node: SourceNode<Value>, before: Value, version: UInt64, isEqual: @escaping @Sendable (Value, Value) -> Bool) {
+        self.node = node
+        self.before = before
+        self.version = version
+        self.isEqual = isEqual
+    }
+
+    func settle() {
+        node.set(.batchRecorded, false)
+        if isEqual(before, node.value) { node.version = version }
     }
 }

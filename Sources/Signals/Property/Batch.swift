@@ -14,7 +14,15 @@
 /// deliveries still queued: they run after that observer returns. A batch that ends inside
 /// a ``MutableProperty/modify(_:)`` body or a derived closure delivers when that outer call
 /// returns (observers never run with the graph locked). Errors thrown by `body` propagate
-/// after the batch is closed and its writes delivered.
+/// after the batch is closed and its writes delivered. `observe` called inside a batch calls
+/// its observer with the current value at once, before returning; later values wait for the
+/// end of the batch like any other delivery.
+///
+/// A property written inside the batch that holds, when the outermost batch ends, a value
+/// equal to the one it held before (`42 → 0 → 42`, for a property with an equality) counts
+/// as unchanged: derived properties that had not read the intermediate values do not
+/// recompute, and its observers are not called. The comparison is the property's own
+/// equality (`==`, or the `equals:` given), made once per property written.
 public func batch<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
     let graph = Graph.shared
     graph.beginBatch()

@@ -3,21 +3,21 @@ extension Property {
     /// graph is locked (keep it pure and fast).
     @inlinable
     public func map<Mapped: Sendable>(_ transform: @escaping @Sendable (Value) -> Mapped) -> Property<Mapped> {
-        Property<Mapped> { transform(self.value) }
+        Property<Mapped>(node: ComputedNode({ transform(self.value) }, inputs: [node]))
     }
 
     /// A derived property holding `transform(value)`, skipping equal results: observers and
     /// downstream properties are not notified when the mapped value does not change.
     @inlinable
     public func map<Mapped: Sendable & Equatable>(_ transform: @escaping @Sendable (Value) -> Mapped) -> Property<Mapped> {
-        // Resolves to the Equatable initialiser, which cuts off equal results.
-        Property<Mapped> { transform(self.value) }
+        // The Equatable node cuts off equal results.
+        Property<Mapped>(node: EquatableComputedNode({ transform(self.value) }, inputs: [node]))
     }
 
     /// A property that ignores changes for which `isEqual(old, new)` is true.
     @inlinable
     public func skipRepeats(_ isEqual: @escaping @Sendable (Value, Value) -> Bool) -> Property<Value> {
-        Property(equals: isEqual) { self.value }
+        Property(node: ClosureComputedNode(compute: { _ in self.value }, isEqual: isEqual, inputs: [node]))
     }
 
     /// Switch-to-latest: follows the property that `transform` returns for the current value,
@@ -25,13 +25,13 @@ extension Property {
     /// selected source"). The previously followed property is no longer observed.
     @inlinable
     public func flatMap<Mapped: Sendable>(_ transform: @escaping @Sendable (Value) -> Property<Mapped>) -> Property<Mapped> {
-        Property<Mapped> { transform(self.value).value }
+        Property<Mapped>(node: ComputedNode({ transform(self.value).value }, inputs: [node]))
     }
 
     /// Pairs of the previous and the current value; `previous` is `nil` the first time.
     public func combinePrevious() -> Property<(previous: Value?, current: Value)> {
         Property<(previous: Value?, current: Value)>(
-            node: ClosureComputedNode(compute: { last in (last?.pointee.current, self.value) }, isEqual: nil)
+            node: ClosureComputedNode(compute: { last in (last?.pointee.current, self.value) }, isEqual: nil, inputs: [node])
         )
     }
 

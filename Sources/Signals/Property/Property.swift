@@ -28,20 +28,27 @@
 ///   its observers run once the read, write or delivery that ran the closure is done, and
 ///   derived properties that had already read the written property — the writing one
 ///   included — recompute on their next read. A closure that changes its own input on
-///   every run therefore never settles: each read recomputes it, and an observer of it is
-///   called again after every call, without end (like an observer that always writes what
-///   it observes).
+///   every run therefore never settles: each read recomputes it.
+/// - **An observer that keeps writing what it observes** (directly, or through other
+///   observers) would be called without end: after
+///   ``SignalsDiagnostics/feedbackLoopLimit`` calls in one delivery run, the delivering
+///   thread stops calling it, reports ``SignalsDiagnostic/feedbackLoop(calls:)`` to
+///   ``SignalsDiagnostics/handler``, and the write that started the run returns.
 ///
 /// ## Threading
 /// All members may be called from any thread. Observers are called with no lock held, so
 /// they may read and write any property, and:
-/// - **on the writing thread, before the write returns**: a write (or `observe`) delivers
-///   the observers it made due before returning, in the order they became due;
+/// - **on the writing thread, before the write returns**: a write delivers the observers it
+///   made due before returning, in the order they became due;
 /// - **except for writes made inside an observer or a ``batch(_:)``**: those are queued on
 ///   that thread and delivered after the current observer returns (or the batch ends),
 ///   never lost, never nested, never deadlocking; writes inside a
 ///   ``MutableProperty/modify(_:)`` body or a derived closure are delivered when that
 ///   outermost call returns;
+/// - **`observe` calls its observer with the current value before returning**, also inside
+///   an observer or a batch (that first call runs nested in the caller; later values follow
+///   the rules above). Only inside a `modify` body or a derived closure, where no observer
+///   may run, is the first call queued until that outermost call returns;
 /// - **per thread**: each thread delivers what its own writes made due, so different
 ///   observers may run at the same time on different threads, and a batch on one thread
 ///   does not delay deliveries made due by another (see ``batch(_:)``);
@@ -50,8 +57,8 @@
 ///   the observer it is running), that thread calls it with the latest value once it gets
 ///   to it, so a write may return before this observer has seen its value.
 ///
-/// Cancelling from any thread, including from inside observers, never deadlocks; see
-/// ``SignalSubscription`` for when `cancel()` waits for a call in progress.
+/// Cancelling from any thread, including from inside observers, never waits for an observer
+/// call; see ``SignalSubscription`` (and its ``SignalSubscription/waitForLastCall()``).
 ///
 /// Observers see the latest value: when several writes land before an observer is called
 /// (a batch, concurrent writers, a reentrant write), it is called once with the newest
@@ -60,7 +67,7 @@
 public class Property<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let node: ValueNode<Value>
 
-    init(node: ValueNode<Value>) {
+    @usableFromInline init(node: ValueNode<Value>) {
         self.node = node
     }
 
@@ -112,8 +119,10 @@ public class Property<Value: Sendable>: @unchecked Sendable {
         }
     }
 
-    /// Calls `observer` with the current value (unless `emitsCurrentValue` is false) and then
-    /// with every new value, until the returned subscription is cancelled or deinitialised.
+    /// Calls `observer` with the current value (unless `emitsCurrentValue` is false) before
+    /// returning, and then with every new value, until the returned subscription is cancelled
+    /// or deinitialised. Inside a `modify` body or a derived closure the first call waits
+    /// until that outermost call returns.
     /// See the type's documentation for the threading contract. Observing from inside a
     /// derived closure does not make that closure depend on this property.
     public func observe(emitsCurrentValue: Bool = true, _ observer: @escaping @Sendable (Value) -> Void) -> SignalSubscription {
@@ -121,11 +130,14 @@ public class Property<Value: Sendable>: @unchecked Sendable {
         graph.lock()
         let observation = PropertyObservation(node: node, emitsCurrentValue: emitsCurrentValue, observer: observer, in: graph)
         graph.unlockAndDeliver()
-        return SignalSubscription.detaching {
-            graph.lock()
-            observation.detach(in: graph)
-            graph.unlockAndDeliver()
-        }
+        return SignalSubscription.detaching(
+            {
+                graph.lock()
+                observation.detach(in: graph)
+                graph.unlockAndDeliver()
+            },
+            lastCall: { await graph.callEnded(of: observation) }
+        )
     }
 }
 

@@ -12,14 +12,17 @@ import Darwin
 /// The closure never runs on two threads at once: a delivery that finds it running on
 /// another thread leaves a note, and that thread calls it again with the latest value.
 final class PropertyObservation<Value>: GraphNode, Deliverable, ObserverCall, @unchecked Sendable {
-    private let node: ValueNode<Value>
+    /// The observed node; `nil` once detached, so that a cancelled subscription keeps
+    /// nothing it observed (derived nodes and what their closures capture) alive.
+    @exclusivity(unchecked) private var node: ValueNode<Value>?
     @exclusivity(unchecked) private var observer: (@Sendable (Value) -> Void)?
     @exclusivity(unchecked) private var deliveredVersion: UInt64
     @exclusivity(unchecked) private var isQueued = false
     /// The thread inside `observer`, if any.
     @exclusivity(unchecked) var runningThread: pthread_t?
-    @exclusivity(unchecked) var callEnd: CallEndCondition?
+    @exclusivity(unchecked) var endWaiters: [CheckedContinuation<Void, Never>] = []
     @exclusivity(unchecked) private var needsRerun = false
+    @exclusivity(unchecked) private var feedback = FeedbackCounter()
 
     /// Creates and attaches the observation. Caller holds the graph lock.
     init(node: ValueNode<Value>, emitsCurrentValue: Bool, observer: @escaping @Sendable (Value) -> Void, in graph: Graph) {
@@ -27,7 +30,7 @@ final class PropertyObservation<Value>: GraphNode, Deliverable, ObserverCall, @u
         self.observer = observer
         self.deliveredVersion = 0
         super.init()
-        node.addSubscriber(self)
+        node.addSubscriber(self, in: graph)
         // Untracked: an observation made inside a derived closure is not a read of it.
         let wasTracking = graph.isTracking
         graph.isTracking = false
@@ -36,16 +39,17 @@ final class PropertyObservation<Value>: GraphNode, Deliverable, ObserverCall, @u
         if emitsCurrentValue {
             deliveredVersion = node.version &- 1
             isQueued = true
-            graph.enqueue(self)
+            graph.deliverFirstValue(self)
         } else {
             deliveredVersion = node.version
         }
     }
 
-    override func markStale() {
-        guard !isQueued, observer != nil else { return }
+    override func becomeStale() -> Bool {
+        guard !isQueued, observer != nil else { return false }
         isQueued = true
         Graph.shared.enqueue(self)
+        return false
     }
 
     func deliver(in graph: Graph) {
@@ -56,12 +60,17 @@ final class PropertyObservation<Value>: GraphNode, Deliverable, ObserverCall, @u
             return
         }
         runningThread = pthread_self()
+        let run = graph.deliveryRun
         repeat {
             needsRerun = false
-            guard observer != nil else { break }
+            guard observer != nil, let node else { break }
             let value = node.currentValue(in: graph)
             // The pull may have run a derived closure that cancelled this observation.
             guard let observer, node.version != deliveredVersion else { break }
+            guard feedback.allowsCall(in: run) else {
+                graph.reportFeedbackLoop()
+                break
+            }
             deliveredVersion = node.version
             graph.suspendForCallback()
             observer(value)
@@ -70,14 +79,14 @@ final class PropertyObservation<Value>: GraphNode, Deliverable, ObserverCall, @u
         graph.endCall(of: self)
     }
 
-    /// Detaches from the graph and releases the closure (idempotent); then waits for a call
-    /// in progress on another thread to return, when this thread may wait (see
-    /// ``Graph/waitForCall(of:)``). Caller holds the graph lock.
+    /// Detaches from the graph and releases the closure and the node (idempotent). Never
+    /// waits: a call in progress on another thread runs to its end (``Graph/callEnded(of:)``
+    /// awaits it). Caller holds the graph lock.
     func detach(in graph: Graph) {
-        if observer != nil {
+        if observer != nil, let node {
             observer = nil
-            node.removeSubscriber(self)
+            self.node = nil
+            node.removeSubscriber(self, in: graph)
         }
-        graph.waitForCall(of: self)
     }
 }

@@ -17,18 +17,20 @@ final class EventChannel<Value: Sendable>: @unchecked Sendable {
         observers.append(observer)
         graph.unlock()
         // Idempotent, so it runs on every cancel() (see SignalSubscription).
-        return SignalSubscription.detaching { [weak self] in
-            graph.lock()
-            if observer.closure != nil {
-                observer.closure = nil
-                observer.parked.removeAll()
-                if let self, let index = self.observers.firstIndex(where: { $0 === observer }) {
-                    self.observers.remove(at: index)
+        return SignalSubscription.detaching(
+            { [weak self] in
+                graph.lock()
+                if observer.closure != nil {
+                    observer.closure = nil
+                    observer.parked.removeAll()
+                    if let self, let index = self.observers.firstIndex(where: { $0 === observer }) {
+                        self.observers.remove(at: index)
+                    }
                 }
-            }
-            graph.waitForCall(of: observer)
-            graph.unlockAndDeliver()
-        }
+                graph.unlockAndDeliver()
+            },
+            lastCall: { await graph.callEnded(of: observer) }
+        )
     }
 
     func send(_ value: Value) {
@@ -49,13 +51,14 @@ final class EventObserver<Value>: ObserverCall, @unchecked Sendable {
     var closure: (@Sendable (Value) -> Void)?
     /// The thread inside `closure`, if any.
     var runningThread: pthread_t?
-    var callEnd: CallEndCondition?
+    var endWaiters: [CheckedContinuation<Void, Never>] = []
     /// The ticket of the next event sent, and of the next event to deliver.
     var nextTicket: UInt64 = 0
     var nextToDeliver: UInt64 = 0
     /// Events that cannot be delivered yet, by ticket: another thread is inside `closure`,
     /// or an earlier event is still queued on another thread (in a batch, say).
     var parked: [UInt64: Value] = [:]
+    var feedback = FeedbackCounter()
 
     init(_ closure: @escaping @Sendable (Value) -> Void) {
         self.closure = closure
@@ -79,12 +82,22 @@ final class EventDelivery<Value>: Deliverable {
     }
 
     func deliver(in graph: Graph) {
-        guard observer.closure != nil else { return }
+        // A ticket before the next to deliver was dropped by a feedback loop's report.
+        guard observer.closure != nil, ticket >= observer.nextToDeliver else { return }
         observer.parked[ticket] = value
         guard observer.runningThread == nil, ticket == observer.nextToDeliver else { return }
         observer.runningThread = pthread_self()
+        let run = graph.deliveryRun
         while let closure = observer.closure, let event = observer.parked.removeValue(forKey: observer.nextToDeliver) {
             observer.nextToDeliver &+= 1
+            guard observer.feedback.allowsCall(in: run) else {
+                // Dropped (and the events parked after it, sent by the loop): a signal
+                // holds no value to deliver later.
+                observer.parked.removeAll()
+                observer.nextToDeliver = observer.nextTicket
+                graph.reportFeedbackLoop()
+                break
+            }
             graph.suspendForCallback()
             closure(event)
             graph.resumeAfterCallback()

@@ -38,7 +38,12 @@ extension Signal {
         let all = [self] + others
         return Signal { observer in
             let subscriptions = all.map { $0.observe(observer) }
-            return SignalSubscription.detaching { subscriptions.forEach { $0.cancel() } }
+            return SignalSubscription.detaching(
+                { subscriptions.forEach { $0.cancel() } },
+                lastCall: {
+                    for subscription in subscriptions { await subscription.waitForLastCall() }
+                }
+            )
         }
     }
 
