@@ -17,7 +17,9 @@ final class Derivation<Transform: RowTransform>: @unchecked Sendable {
     let parent: any DataSource<Base>
     let transform: Transform
     private var last: SnapshotUpdate<Base>?
-    private var states: [Transform.SectionState] = []
+    /// Per section (parallel to the own snapshot's sections); optional so a section's state
+    /// can be taken out while it changes (changing it in place in the array would copy it).
+    private var states: [Transform.SectionState?] = []
 
     init(parent: any DataSource<Base>, transform: Transform) {
         self.parent = parent
@@ -76,7 +78,7 @@ final class Derivation<Transform: RowTransform>: @unchecked Sendable {
         guard own.sections.count == old.sections.count, states.count == old.sections.count else { return nil }
         var result = ChangeSet()
         var sections: [SnapshotSection<Object>] = []
-        var newStates: [Transform.SectionState] = []
+        var newStates: [Transform.SectionState?] = []
         sections.reserveCapacity(new.sections.count)
         newStates.reserveCapacity(new.sections.count)
         var removedOwn: [RowPath: Int] = [:]
@@ -91,7 +93,8 @@ final class Derivation<Transform: RowTransform>: @unchecked Sendable {
                 continue
             }
             var section = own.sections[source]
-            var state = states[source]
+            guard var state = states[source] else { return nil }
+            states[source] = nil
             if changes.movedSections.contains(source) { result.movedSections.append(.init(from: source, to: index)) }
             if section.title != parentSection.title { result.retitledSections.append(index) }
             section.id = parentSection.id
@@ -166,7 +169,7 @@ final class Derivation<Transform: RowTransform>: @unchecked Sendable {
             return path.item == section.objects.count && section.placeholder != nil
                 ? RowPath(item: parentCount, section: path.section) : nil
         }
-        if let item = transform.parentItem(ofOwn: path.item, state: states[path.section]), item < parentCount {
+        if let state = states[path.section], let item = transform.parentItem(ofOwn: path.item, state: state), item < parentCount {
             return RowPath(item: item, section: path.section)
         }
         // The last object shown stands for the end of the parent's section (where paging starts).

@@ -1,23 +1,23 @@
-import Synchronization
-
 /// Shows the parent objects for which `isIncluded` is true, in the parent's order. The
 /// section state records which parent rows pass, so a parent edit of k rows costs
 /// O(k log n) predicate-free bookkeeping plus k predicate calls.
-final class FilterTransform<Object: Hashable & Sendable>: RowTransform {
-    /// The predicate; replaced (under the graph's serial derivation) when its parameters change.
-    private let predicate: Mutex<@Sendable (Object) -> Bool>
+///
+/// Touched only from its derived source's closure, which runs serially.
+final class FilterTransform<Object: Hashable & Sendable>: RowTransform, @unchecked Sendable {
+    /// The predicate; replaced when its parameters change.
+    private var isIncluded: @Sendable (Object) -> Bool
 
     init(_ isIncluded: @escaping @Sendable (Object) -> Bool) {
-        predicate = Mutex(isIncluded)
+        self.isIncluded = isIncluded
     }
 
     /// Replaces the predicate; the caller derives everything again.
     func setPredicate(_ isIncluded: @escaping @Sendable (Object) -> Bool) {
-        predicate.withLock { $0 = isIncluded }
+        self.isIncluded = isIncluded
     }
 
     func build(_ parent: RowStorage<Object>) -> (objects: RowStorage<Object>, state: RankedBits) {
-        let isIncluded = predicate.withLock { $0 }
+        let isIncluded = self.isIncluded
         let bits = parent.map(isIncluded)
         var objects: [Object] = []
         for (object, kept) in zip(parent, bits) where kept { objects.append(object) }
@@ -27,7 +27,7 @@ final class FilterTransform<Object: Hashable & Sendable>: RowTransform {
     func follow(
         _ edits: ParentChanges.Edits, old: RowStorage<Object>, new: RowStorage<Object>, objects: inout RowStorage<Object>, state bits: inout RankedBits
     ) -> OwnEdits {
-        let isIncluded = predicate.withLock { $0 }
+        let isIncluded = self.isIncluded
         var own = OwnEdits()
         // Old own indexes of removed rows that were shown, and of updated rows.
         var ownRemoved: [Int] = []

@@ -1,24 +1,24 @@
-import Synchronization
-
 /// Shows the parent objects sorted by `areInIncreasingOrder`. A parent edit of k rows costs
 /// O(k log n) comparisons: removed rows are found by binary search, added ones inserted at
 /// the position binary search gives. Rows that compare equal keep no defined order among
 /// themselves (a new row goes after the equal ones already shown); a full derivation sorts
 /// stably, in the parent's order.
-final class SortTransform<Object: Hashable & Sendable>: RowTransform {
-    private let comparator: Mutex<@Sendable (Object, Object) -> Bool>
+///
+/// Touched only from its derived source's closure, which runs serially.
+final class SortTransform<Object: Hashable & Sendable>: RowTransform, @unchecked Sendable {
+    private var comparator: @Sendable (Object, Object) -> Bool
 
     init(_ areInIncreasingOrder: @escaping @Sendable (Object, Object) -> Bool) {
-        comparator = Mutex(areInIncreasingOrder)
+        comparator = areInIncreasingOrder
     }
 
     /// Replaces the order; the caller derives everything again.
     func setComparator(_ areInIncreasingOrder: @escaping @Sendable (Object, Object) -> Bool) {
-        comparator.withLock { $0 = areInIncreasingOrder }
+        comparator = areInIncreasingOrder
     }
 
     func build(_ parent: RowStorage<Object>) -> (objects: RowStorage<Object>, state: Void) {
-        let less = comparator.withLock { $0 }
+        let less = comparator
         let sorted = parent.enumerated().sorted { lhs, rhs in
             less(lhs.element, rhs.element) || (!less(rhs.element, lhs.element) && lhs.offset < rhs.offset)
         }
@@ -28,7 +28,7 @@ final class SortTransform<Object: Hashable & Sendable>: RowTransform {
     func follow(
         _ edits: ParentChanges.Edits, old: RowStorage<Object>, new: RowStorage<Object>, objects: inout RowStorage<Object>, state: inout Void
     ) -> OwnEdits {
-        let less = comparator.withLock { $0 }
+        let less = comparator
         var own = OwnEdits()
         var taken = Set<Int>()
         func position(of value: Object) -> Int? {

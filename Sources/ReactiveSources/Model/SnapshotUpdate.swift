@@ -43,7 +43,7 @@ public struct SnapshotUpdate<Object: Hashable & Sendable>: Sendable {
 
     /// The change from the snapshot of version `version` to this one, composed from the
     /// recent change sets, or `nil` when that version is too old (more than
-    /// 16 updates back), not older than this one, or when a change in between
+    /// 64 updates back), not older than this one, or when a change in between
     /// added, removed or moved sections. O(size of the changes).
     public func changes(since version: UInt64) -> ChangeSet? {
         guard version < self.version else { return nil }
@@ -67,7 +67,7 @@ public struct SnapshotUpdate<Object: Hashable & Sendable>: Sendable {
 /// hold it. It is cut to the newest ``kept`` entries whenever it reaches twice that many.
 final class ChangeLog: Sendable {
     /// How many versions back ``SnapshotUpdate/changes(since:)`` reaches at least.
-    static let kept = 16
+    static let kept = 64
 
     let version: UInt64
     let changes: ChangeSet

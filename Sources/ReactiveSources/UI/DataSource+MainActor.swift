@@ -8,7 +8,7 @@ extension DataSource {
     ///
     /// Calls come in order. Updates that arrive faster than the main actor runs are merged:
     /// the change sets of all of them are composed into one (a diff only when they cannot be:
-    /// sections changed, or updates were coalesced further than 16 versions), so no change is
+    /// sections changed, or updates were coalesced further than 64 versions), so no change is
     /// ever lost. After `cancel()` returns, no call starts. O(size of the changes) per call.
     public func observeChangesOnMainActor(
         _ observer: @escaping @MainActor (Snapshot<Object>, ChangeSet) -> Void

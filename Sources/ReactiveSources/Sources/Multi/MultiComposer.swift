@@ -142,11 +142,15 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
             for earlier in records[..<index] { offset += earlier.composedCount }
         }
         let range = offset..<(offset + record.composedCount)
-        let translatable = isTranslatable(update, childPlaceholder: childPlaceholder, record: record, newCount: newCount, newPlaceholder: newPlaceholder)
+        // The child's change since the version composed last (skipped versions composed).
+        let childChanges = update.version == record.version &+ 1 ? update.changes : update.changes(since: record.version)
+        let translatable = childChanges.map {
+            isTranslatable(update, changes: $0, childPlaceholder: childPlaceholder, record: record, newCount: newCount, newPlaceholder: newPlaceholder)
+        } ?? false
         // The fallback diff runs before `modify` (outside the graph's lock); `published` is
         // written only here, under `lock`, so the sections read now are the ones replaced.
         var changes = translatable
-            ? update.changes
+            ? childChanges!
             : ChangeSet(
                 from: Snapshot(sections: Array(published.value.snapshot.sections[range])),
                 to: Snapshot(sections: spliced ?? [Self.flattened(childSections, placeholder: newPlaceholder, name: names[index], index: index)])
@@ -255,20 +259,20 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
         }
     }
 
-    /// Whether the child's own change set maps one-to-one onto the composed sections:
-    /// the update directly follows the one last composed, and the composed rows are the
-    /// child's rows (same section layout, no status placeholder added or removed).
-    /// `childPlaceholder` is the placeholder of the update's last section.
+    /// Whether the child's change since the version last composed (`changes`) maps one-to-one
+    /// onto the composed sections: the composed rows are the child's rows (same section
+    /// layout, no status placeholder added or removed). `childPlaceholder` is the placeholder
+    /// of the update's last section.
     @inlinable
     func isTranslatable(
-        _ update: SnapshotUpdate<Object>, childPlaceholder: Placeholder?, record: ChildRecord, newCount: Int, newPlaceholder: Placeholder?
+        _ update: SnapshotUpdate<Object>, changes: ChangeSet, childPlaceholder: Placeholder?, record: ChildRecord, newCount: Int, newPlaceholder: Placeholder?
     ) -> Bool {
-        guard update.version == record.version &+ 1, record.childPlaceholder == record.composedPlaceholder,
+        guard record.childPlaceholder == record.composedPlaceholder,
               childPlaceholder == newPlaceholder else { return false }
         let new = update.snapshot.sections
         if splices {
             return record.childSectionCount == record.composedCount && new.count == newCount
         }
-        return record.childSectionCount == 1 && new.count == 1 && update.changes.touchesOnlyRows
+        return record.childSectionCount == 1 && new.count == 1 && changes.touchesOnlyRows
     }
 }

@@ -8,7 +8,7 @@ extension DataSource {
     /// Observers see the latest value, so updates may be coalesced (a `batch`, writes from
     /// several threads); the change sets of the skipped updates are then composed into one
     /// (``SnapshotUpdate/changes(since:)``, O(size of the changes)). Only when that is not
-    /// possible (more than 16 updates skipped, or sections added, removed or
+    /// possible (more than 64 updates skipped, or sections added, removed or
     /// moved in between) is the last delivered snapshot diffed against the new one (O(n)).
     /// Either way the change set is valid for the observer's own previous snapshot.
     public func observeChanges(_ observer: @escaping @Sendable (Snapshot<Object>, ChangeSet) -> Void) -> SignalSubscription {
