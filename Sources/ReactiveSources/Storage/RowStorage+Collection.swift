@@ -41,14 +41,16 @@ extension RowStorage: RandomAccessCollection, MutableCollection {
     public subscript(position: Int) -> Element {
         get {
             precondition(position >= 0 && position < storedCount, "RowStorage index out of range")
-            var node = root.unsafelyUnwrapped
-            var offset = position
-            while node.height > 0 {
-                let (index, start) = node.child(containing: offset)
-                node = node.children[index]
-                offset -= start
+            return withExtendedLifetime(root) {
+                unowned(unsafe) var node = root.unsafelyUnwrapped
+                var offset = position
+                while node.height > 0 {
+                    let (index, start) = node.child(containing: offset)
+                    node = node.children.withUnsafeBufferPointer { $0[index] }
+                    offset -= start
+                }
+                return node.elements.withUnsafeBufferPointer { $0[offset] }
             }
-            return node.elements[offset]
         }
         _modify {
             precondition(position >= 0 && position < storedCount, "RowStorage index out of range")
@@ -118,9 +120,13 @@ extension RowStorage: RandomAccessCollection, MutableCollection {
     public struct Iterator: IteratorProtocol {
         @usableFromInline let root: RowStorageNode<Element>?
         @usableFromInline let count: Int
-        /// The current leaf's elements and the position of the next one in it.
-        @usableFromInline var leaf: ContiguousArray<Element>
+        /// The current leaf, kept alive while `elements` points into it: a leaf reachable
+        /// from a root that someone still holds is never changed in place (every mutation
+        /// copies the nodes that another reference shares), so the pointer stays valid.
+        @usableFromInline var leaf: RowStorageNode<Element>?
+        @usableFromInline var elements: UnsafePointer<Element>?
         @usableFromInline var position: Int
+        @usableFromInline var leafCount: Int
         /// The inner node above the current leaf and the leaf's index in it.
         @usableFromInline var parent: RowStorageNode<Element>?
         @usableFromInline var childIndex: Int
@@ -131,8 +137,10 @@ extension RowStorage: RandomAccessCollection, MutableCollection {
         init(root: RowStorageNode<Element>?, count: Int, from offset: Int) {
             self.root = root
             self.count = count
-            leaf = []
+            leaf = nil
+            elements = nil
             position = 0
+            leafCount = 0
             parent = nil
             childIndex = 0
             nextOffset = offset
@@ -142,9 +150,9 @@ extension RowStorage: RandomAccessCollection, MutableCollection {
         /// The next element, or nil at the end. Amortized O(1).
         @inlinable
         public mutating func next() -> Element? {
-            if position < leaf.count {
+            if position < leafCount {
                 defer { position += 1 }
-                return leaf[position]
+                return elements.unsafelyUnwrapped[position]
             }
             return nextLeaf()
         }
@@ -154,18 +162,25 @@ extension RowStorage: RandomAccessCollection, MutableCollection {
             while nextOffset < count {
                 if let parent, childIndex + 1 < parent.children.count {
                     childIndex += 1
-                    leaf = parent.children[childIndex].elements
-                    position = 0
-                    nextOffset += leaf.count
+                    start(parent.children[childIndex], at: 0)
                 } else {
                     enterLeaf(containing: nextOffset)
                 }
-                if position < leaf.count {
+                if position < leafCount {
                     defer { position += 1 }
-                    return leaf[position]
+                    return elements.unsafelyUnwrapped[position]
                 }
             }
             return nil
+        }
+
+        @inlinable
+        mutating func start(_ node: RowStorageNode<Element>, at local: Int) {
+            leaf = node
+            elements = node.elements.withUnsafeBufferPointer { $0.baseAddress }
+            position = local
+            leafCount = node.elements.count
+            nextOffset += leafCount - local
         }
 
         /// Descends from the root to the leaf holding `offset` and starts there.
@@ -182,9 +197,8 @@ extension RowStorage: RandomAccessCollection, MutableCollection {
                 node = node.children[index]
                 local -= start
             }
-            leaf = node.elements
-            position = local
-            nextOffset = offset - local + leaf.count
+            nextOffset = offset
+            start(node, at: local)
         }
     }
 }
