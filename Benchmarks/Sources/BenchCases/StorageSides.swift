@@ -24,6 +24,12 @@ protocol RowStoreSide {
     func get(_ offset: Int) -> BenchRow
     /// Visits every row in order (sums the ids).
     func sumOfIDs() -> Int
+    /// Visits every row through the side's fastest bulk path (chunks where it has them).
+    func sumOfIDsInBulk() -> Int
+}
+
+extension RowStoreSide {
+    func sumOfIDsInBulk() -> Int { sumOfIDs() }
 }
 
 struct ArraySide: RowStoreSide {
@@ -45,6 +51,15 @@ struct ArraySide: RowStoreSide {
 }
 
 struct RowStorageSide: RowStoreSide {
+    func sumOfIDsInBulk() -> Int {
+        var sum = 0
+        rows.withChunks { chunk in
+            var chunkSum = 0
+            for row in chunk { chunkSum &+= row.id }
+            sum &+= chunkSum
+        }
+        return sum
+    }
     static var name: String { "RowStorage" }
     var rows: RowStorage<BenchRow>
     init(_ rows: [BenchRow]) { self.rows = RowStorage(rows) }

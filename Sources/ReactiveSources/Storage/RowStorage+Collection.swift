@@ -93,13 +93,12 @@ extension RowStorage: RandomAccessCollection, MutableCollection {
         guard let root, let base = buffer.baseAddress, !buffer.isEmpty else {
             return (makeIterator(), 0)
         }
+        defer { withExtendedLifetime(root) {} }
         var copied = 0
         let limit = Swift.min(buffer.count, storedCount)
-        _ = root.forEachLeaf(from: 0) { elements, _ in
-            let take = Swift.min(elements.count, limit - copied)
-            elements.withUnsafeBufferPointer { source in
-                (base + copied).initialize(from: source.baseAddress!, count: take)
-            }
+        _ = root.forEachChunk { source in
+            let take = Swift.min(source.count, limit - copied)
+            (base + copied).initialize(from: source.baseAddress.unsafelyUnwrapped, count: take)
             copied += take
             return copied < limit
         }
@@ -110,9 +109,11 @@ extension RowStorage: RandomAccessCollection, MutableCollection {
     @inlinable
     public func withChunks(_ body: (UnsafeBufferPointer<Element>) throws -> Void) rethrows {
         guard let root else { return }
-        _ = try root.forEachLeaf(from: 0) { elements, _ in
-            try elements.withUnsafeBufferPointer(body)
-            return true
+        _ = try withExtendedLifetime(root) {
+            try root.forEachChunk { chunk in
+                try body(chunk)
+                return true
+            }
         }
     }
 

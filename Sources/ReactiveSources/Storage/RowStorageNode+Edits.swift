@@ -181,17 +181,17 @@ extension RowStorageNode {
         }
     }
 
-    /// Calls `body` with each leaf's elements in order, from the leaf holding `offset`;
-    /// `body` returns false to stop. Returns false if stopped.
+    /// Calls `body` with each leaf's elements in order; `body` returns false to stop.
+    /// Returns false if stopped. Retains no node on the way (the caller holds the root).
     @inlinable
-    func forEachLeaf(from offset: Int, _ body: (ContiguousArray<Element>, Int) throws -> Bool) rethrows -> Bool {
-        if height == 0 { return try body(elements, offset) }
-        var (index, start) = child(containing: offset)
-        while index < children.count {
-            if try !children[index].forEachLeaf(from: Swift.max(0, offset - start), body) { return false }
-            start = ends[index]
-            index += 1
+    func forEachChunk(_ body: (UnsafeBufferPointer<Element>) throws -> Bool) rethrows -> Bool {
+        if height == 0 { return try elements.withUnsafeBufferPointer(body) }
+        return try children.withUnsafeBufferPointer { nodes in
+            for index in nodes.indices {
+                unowned(unsafe) let node = nodes[index]
+                if try !node.forEachChunk(body) { return false }
+            }
+            return true
         }
-        return true
     }
 }
