@@ -121,15 +121,15 @@ extension RowStorage: RandomAccessCollection, MutableCollection {
     public struct Iterator: IteratorProtocol {
         @usableFromInline let root: RowStorageNode<Element>?
         @usableFromInline let count: Int
-        /// The current leaf, kept alive while `elements` points into it: a leaf reachable
-        /// from a root that someone still holds is never changed in place (every mutation
-        /// copies the nodes that another reference shares), so the pointer stays valid.
-        @usableFromInline var leaf: RowStorageNode<Element>?
+        /// The current leaf's elements. `root` keeps every node alive, and a node reachable
+        /// from a root that someone holds is never changed in place (a mutation copies the
+        /// nodes another reference shares), so this pointer and `parent` stay valid without
+        /// retaining them.
         @usableFromInline var elements: UnsafePointer<Element>?
         @usableFromInline var position: Int
         @usableFromInline var leafCount: Int
         /// The inner node above the current leaf and the leaf's index in it.
-        @usableFromInline var parent: RowStorageNode<Element>?
+        @usableFromInline unowned(unsafe) var parent: RowStorageNode<Element>?
         @usableFromInline var childIndex: Int
         /// The offset of the first element after the current leaf.
         @usableFromInline var nextOffset: Int
@@ -138,7 +138,6 @@ extension RowStorage: RandomAccessCollection, MutableCollection {
         init(root: RowStorageNode<Element>?, count: Int, from offset: Int) {
             self.root = root
             self.count = count
-            leaf = nil
             elements = nil
             position = 0
             leafCount = 0
@@ -163,7 +162,8 @@ extension RowStorage: RandomAccessCollection, MutableCollection {
             while nextOffset < count {
                 if let parent, childIndex + 1 < parent.children.count {
                     childIndex += 1
-                    start(parent.children[childIndex], at: 0)
+                    unowned(unsafe) let next = parent.children.withUnsafeBufferPointer { $0[childIndex] }
+                    start(next, at: 0)
                 } else {
                     enterLeaf(containing: nextOffset)
                 }
@@ -177,7 +177,6 @@ extension RowStorage: RandomAccessCollection, MutableCollection {
 
         @inlinable
         mutating func start(_ node: RowStorageNode<Element>, at local: Int) {
-            leaf = node
             elements = node.elements.withUnsafeBufferPointer { $0.baseAddress }
             position = local
             leafCount = node.elements.count
