@@ -41,6 +41,8 @@ extension RowStorage: RandomAccessCollection, MutableCollection {
     public subscript(position: Int) -> Element {
         get {
             precondition(position >= 0 && position < storedCount, "RowStorage index out of range")
+            let treeCount = self.treeCount
+            if position >= treeCount { return tail[position - treeCount] }
             return withExtendedLifetime(root) {
                 unowned(unsafe) var node = root.unsafelyUnwrapped
                 var offset = position
@@ -54,6 +56,11 @@ extension RowStorage: RandomAccessCollection, MutableCollection {
         }
         _modify {
             precondition(position >= 0 && position < storedCount, "RowStorage index out of range")
+            let treeCount = self.treeCount
+            if position >= treeCount {
+                yield &tail[position - treeCount]
+                return
+            }
             var node = uniqueRoot()
             var offset = position
             while node.height > 0 {
@@ -84,103 +91,124 @@ extension RowStorage: RandomAccessCollection, MutableCollection {
     /// iteration is O(n).
     @inlinable
     public func makeIterator() -> Iterator {
-        Iterator(root: root, count: storedCount, from: 0)
+        Iterator(root: root, treeCount: treeCount, tail: tail, from: 0)
     }
 
     /// Copies the elements into `buffer` chunk by chunk (what `Array(storage)` uses).
     @inlinable
     public func _copyContents(initializing buffer: UnsafeMutableBufferPointer<Element>) -> (Iterator, Int) {
-        guard let root, let base = buffer.baseAddress, !buffer.isEmpty else {
+        guard let base = buffer.baseAddress, !buffer.isEmpty else {
             return (makeIterator(), 0)
         }
-        defer { withExtendedLifetime(root) {} }
         var copied = 0
         let limit = Swift.min(buffer.count, storedCount)
-        _ = root.forEachChunk { source in
+        let copy = { (source: UnsafeBufferPointer<Element>) -> Bool in
             let take = Swift.min(source.count, limit - copied)
             (base + copied).initialize(from: source.baseAddress.unsafelyUnwrapped, count: take)
             copied += take
             return copied < limit
         }
-        return (Iterator(root: root, count: storedCount, from: copied), copied)
+        var more = true
+        if let root { more = withExtendedLifetime(root) { root.forEachChunk(copy) } }
+        if more && !tail.isEmpty { _ = tail.withUnsafeBufferPointer(copy) }
+        return (Iterator(root: root, treeCount: treeCount, tail: tail, from: copied), copied)
     }
 
     /// Calls `body` with each chunk of contiguous elements, in order. O(n / chunk) calls.
     @inlinable
     public func withChunks(_ body: (UnsafeBufferPointer<Element>) throws -> Void) rethrows {
-        guard let root else { return }
-        _ = try withExtendedLifetime(root) {
-            try root.forEachChunk { chunk in
-                try body(chunk)
-                return true
+        if let root {
+            _ = try withExtendedLifetime(root) {
+                try root.forEachChunk { chunk in
+                    try body(chunk)
+                    return true
+                }
             }
         }
+        if !tail.isEmpty { try tail.withUnsafeBufferPointer(body) }
     }
 
-    /// Iterates the elements of a `RowStorage`, leaf by leaf.
+    /// Iterates the elements of a `RowStorage`, chunk by chunk.
     public struct Iterator: IteratorProtocol {
         @usableFromInline let root: RowStorageNode<Element>?
-        @usableFromInline let count: Int
-        /// The current leaf's elements. `root` keeps every node alive, and a node reachable
-        /// from a root that someone holds is never changed in place (a mutation copies the
-        /// nodes another reference shares), so this pointer and `parent` stay valid without
+        @usableFromInline let treeCount: Int
+        @usableFromInline let tail: ContiguousArray<Element>
+        /// The current chunk's elements. `root` and `tail` keep every chunk alive, and a
+        /// node or tail that someone holds is never changed in place (a mutation copies what
+        /// another reference shares), so this pointer and `parent` stay valid without
         /// retaining them.
         @usableFromInline var elements: UnsafePointer<Element>?
         @usableFromInline var position: Int
-        @usableFromInline var leafCount: Int
+        @usableFromInline var chunkCount: Int
         /// The inner node above the current leaf and the leaf's index in it.
         @usableFromInline unowned(unsafe) var parent: RowStorageNode<Element>?
         @usableFromInline var childIndex: Int
-        /// The offset of the first element after the current leaf.
+        /// The offset of the first element after the current chunk.
         @usableFromInline var nextOffset: Int
 
         @inlinable
-        init(root: RowStorageNode<Element>?, count: Int, from offset: Int) {
+        init(root: RowStorageNode<Element>?, treeCount: Int, tail: ContiguousArray<Element>, from offset: Int) {
             self.root = root
-            self.count = count
+            self.treeCount = treeCount
+            self.tail = tail
             elements = nil
             position = 0
-            leafCount = 0
+            chunkCount = 0
             parent = nil
             childIndex = 0
             nextOffset = offset
-            if offset < count { enterLeaf(containing: offset) }
+            if offset < treeCount {
+                enterLeaf(containing: offset)
+            } else if offset < treeCount + tail.count {
+                enterTail(at: offset - treeCount)
+            }
         }
 
         /// The next element, or nil at the end. Amortized O(1).
         @inlinable
         public mutating func next() -> Element? {
-            if position < leafCount {
+            if position < chunkCount {
                 defer { position += 1 }
                 return elements.unsafelyUnwrapped[position]
             }
-            return nextLeaf()
+            return nextChunk()
         }
 
         @inlinable
-        mutating func nextLeaf() -> Element? {
-            while nextOffset < count {
-                if let parent, childIndex + 1 < parent.children.count {
-                    childIndex += 1
-                    unowned(unsafe) let next = parent.children.withUnsafeBufferPointer { $0[childIndex] }
-                    start(next, at: 0)
+        mutating func nextChunk() -> Element? {
+            while true {
+                if nextOffset < treeCount {
+                    if let parent, childIndex + 1 < parent.children.count {
+                        childIndex += 1
+                        unowned(unsafe) let next = parent.children.withUnsafeBufferPointer { $0[childIndex] }
+                        start(next.elements, at: 0)
+                    } else {
+                        enterLeaf(containing: nextOffset)
+                    }
+                } else if nextOffset == treeCount && !tail.isEmpty {
+                    enterTail(at: 0)
                 } else {
-                    enterLeaf(containing: nextOffset)
+                    return nil
                 }
-                if position < leafCount {
+                if position < chunkCount {
                     defer { position += 1 }
                     return elements.unsafelyUnwrapped[position]
                 }
             }
-            return nil
         }
 
         @inlinable
-        mutating func start(_ node: RowStorageNode<Element>, at local: Int) {
-            elements = node.elements.withUnsafeBufferPointer { $0.baseAddress }
+        mutating func start(_ chunk: ContiguousArray<Element>, at local: Int) {
+            elements = chunk.withUnsafeBufferPointer { $0.baseAddress }
             position = local
-            leafCount = node.elements.count
-            nextOffset += leafCount - local
+            chunkCount = chunk.count
+            nextOffset += chunkCount - local
+        }
+
+        @inlinable
+        mutating func enterTail(at local: Int) {
+            nextOffset = treeCount + local
+            start(tail, at: local)
         }
 
         /// Descends from the root to the leaf holding `offset` and starts there.
@@ -198,7 +226,7 @@ extension RowStorage: RandomAccessCollection, MutableCollection {
                 local -= start
             }
             nextOffset = offset
-            start(node, at: local)
+            start(node.elements, at: local)
         }
     }
 }

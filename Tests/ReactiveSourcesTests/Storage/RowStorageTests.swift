@@ -155,4 +155,22 @@ struct RowStorageTests {
         }
         #expect(total == 1_000 && chunks == 8)
     }
+
+    @Test("copies and iterations that start or stop in the last, partly filled chunk", arguments: [0, 1, 500, 999, 1_000, 1_010, 1_019, 1_020, 1_025])
+    func partialCopyOfAppended(stop: Int) {
+        var storage = RowStorage(0..<1_000)
+        for value in 1_000..<1_020 { storage.append(value) }
+        let buffer = UnsafeMutableBufferPointer<Int>.allocate(capacity: stop)
+        defer { buffer.deallocate() }
+        var (iterator, copied) = storage._copyContents(initializing: buffer)
+        #expect(copied == Swift.min(stop, 1_020))
+        #expect(Array(buffer.prefix(copied)) == Array(0..<copied))
+        var rest: [Int] = []
+        while let element = iterator.next() { rest.append(element) }
+        #expect(rest == Array(copied..<1_020))
+        var chunked: [Int] = []
+        storage.withChunks { chunked.append(contentsOf: $0) }
+        #expect(chunked == Array(0..<1_020))
+        #expect(storage.invariantViolation() == nil)
+    }
 }
