@@ -65,11 +65,12 @@ public struct RowStorage<Element> {
     /// updates `storedCount`.
     @inlinable
     mutating func treeInsert<C: Collection>(_ items: C, at offset: Int) where C.Element == Element {
-        guard let existing = root else {
+        if root == nil {
             root = RowStorageNode.root(over: RowStorageNode.leaves(items, packed: true))
             return
         }
-        let atEnd = offset == existing.count
+        // No local reference to the root here: it would defeat the uniqueness check.
+        let atEnd = offset == root.unsafelyUnwrapped.count
         let overflow = uniqueRoot().insert(contentsOf: items, at: offset, atEnd: atEnd)
         if !overflow.isEmpty {
             var level = ContiguousArray([root!])

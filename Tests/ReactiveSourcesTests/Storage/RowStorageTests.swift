@@ -107,6 +107,25 @@ struct RowStorageTests {
         #expect(Array(copy) == model)
     }
 
+    @Test("a uniquely referenced storage changes in place: same root, same tail buffer")
+    func inPlace() {
+        var storage = RowStorage(0..<100_000)
+        let root = storage.root.map(ObjectIdentifier.init)
+        storage.insert(-1, at: 50_000)
+        storage.insert(contentsOf: [1, 2, 3], at: 7)
+        storage.remove(at: 99_000)
+        storage.removeSubrange(10..<20)
+        storage[12_345] = 0
+        storage.replaceSubrange(0..<3, with: [9, 9, 9])
+        #expect(storage.root.map(ObjectIdentifier.init) == root)
+        storage.append(1)
+        let tail = storage.tail.withUnsafeBufferPointer { $0.baseAddress }
+        for value in 0..<50 { storage.append(value) }
+        #expect(storage.tail.withUnsafeBufferPointer { $0.baseAddress } == tail)
+        #expect(storage.root.map(ObjectIdentifier.init) == root)
+        #expect(storage.invariantViolation() == nil)
+    }
+
     @Test("equality, hashing and printing follow the elements")
     func conformances() {
         let a: RowStorage = [1, 2, 3]
