@@ -1,6 +1,9 @@
 extension RowStorage: RandomAccessCollection, MutableCollection {
+    /// Positions are the offsets `0..<count`, as an `Array`'s.
     public typealias Index = Int
+    /// `0..<count`.
     public typealias Indices = Range<Int>
+    /// A slice shares the storage; it does not copy.
     public typealias SubSequence = Slice<RowStorage>
 
     /// Always 0.
@@ -23,15 +26,19 @@ extension RowStorage: RandomAccessCollection, MutableCollection {
     @inlinable
     public var indices: Range<Int> { 0..<storedCount }
 
+    /// `i + 1`, unchecked (as an `Array`'s). O(1).
     @inlinable
     public func index(after i: Int) -> Int { i + 1 }
 
+    /// `i - 1`, unchecked. O(1).
     @inlinable
     public func index(before i: Int) -> Int { i - 1 }
 
+    /// `i + distance`, unchecked. O(1).
     @inlinable
     public func index(_ i: Int, offsetBy distance: Int) -> Int { i + distance }
 
+    /// `end - start`. O(1).
     @inlinable
     public func distance(from start: Int, to end: Int) -> Int { end - start }
 
@@ -94,7 +101,8 @@ extension RowStorage: RandomAccessCollection, MutableCollection {
         Iterator(root: root, treeCount: treeCount, tail: tail, from: 0)
     }
 
-    /// Copies the elements into `buffer` chunk by chunk (what `Array(storage)` uses).
+    /// Copies the first elements into `buffer` chunk by chunk (what `Array(storage)` uses)
+    /// and returns an iterator over the rest with the number copied. O(copied).
     @inlinable
     public func _copyContents(initializing buffer: UnsafeMutableBufferPointer<Element>) -> (Iterator, Int) {
         guard let base = buffer.baseAddress, !buffer.isEmpty else {
@@ -114,7 +122,9 @@ extension RowStorage: RandomAccessCollection, MutableCollection {
         return (Iterator(root: root, treeCount: treeCount, tail: tail, from: copied), copied)
     }
 
-    /// Calls `body` with each chunk of contiguous elements, in order. O(n / chunk) calls.
+    /// Calls `body` with each chunk of contiguous elements (up to about 1 KiB of elements
+    /// each, never empty), in order: the fastest way to visit every element. O(n / chunk)
+    /// calls; the buffers are valid only during the call.
     @inlinable
     public func withChunks(_ body: (UnsafeBufferPointer<Element>) throws -> Void) rethrows {
         if let root {

@@ -38,8 +38,19 @@ public struct RowStorage<Element> {
     /// A storage holding `elements` in order, built bottom-up with full chunks. O(n).
     @inlinable
     public init<S: Sequence>(_ elements: S) where S.Element == Element {
-        let array = ContiguousArray(elements)
-        self.init(root: RowStorageNode.root(over: RowStorageNode.leaves(array, packed: true)), count: array.count)
+        self.init(collection: ContiguousArray(elements))
+    }
+
+    /// A storage holding `elements` in order, built bottom-up with full chunks, copying each
+    /// element once. O(n).
+    @inlinable
+    public init<C: Collection>(_ elements: C) where C.Element == Element {
+        self.init(collection: elements)
+    }
+
+    @inlinable
+    init<C: Collection>(collection elements: C) where C.Element == Element {
+        self.init(root: RowStorageNode.root(over: RowStorageNode.leaves(elements, packed: true)), count: elements.count)
     }
 
     /// Whether `self` and `other` are the same version: they share their whole tree (or are

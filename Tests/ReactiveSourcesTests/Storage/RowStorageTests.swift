@@ -126,6 +126,36 @@ struct RowStorageTests {
         #expect(storage.invariantViolation() == nil)
     }
 
+    final class Tracked {
+        let value: Int
+        init(_ value: Int) { self.value = value }
+    }
+
+    struct WeakReference {
+        weak var object: Tracked?
+    }
+
+    @Test("object elements live exactly as long as a version holds them")
+    func objectLifetimes() {
+        var references: [WeakReference] = []
+        do {
+            let objects = (0..<3_000).map(Tracked.init)
+            references = objects.map { WeakReference(object: $0) }
+            var storage = RowStorage(objects)
+            let held = storage
+            storage.removeSubrange(100..<2_900)
+            storage.insert(Tracked(-1), at: 50)
+            storage[0] = Tracked(-2)
+            for value in 0..<100 { storage.append(Tracked(value)) }
+            var sum = 0
+            for object in storage { sum += object.value }
+            #expect(sum == Array(storage).reduce(0) { $0 + $1.value })
+            #expect(held.map(\.value) == Array(0..<3_000))
+            #expect(references.allSatisfy { $0.object != nil })
+        }
+        #expect(references.allSatisfy { $0.object == nil })
+    }
+
     @Test("equality, hashing and printing follow the elements")
     func conformances() {
         let a: RowStorage = [1, 2, 3]
