@@ -23,8 +23,9 @@ extension RowStorage: RangeReplaceableCollection {
         if newCount > 0 { insertElements(newElements, count: newCount, at: subrange.lowerBound) }
     }
 
-    /// Appends `element`; in place (no allocation) when uniquely referenced and the last
-    /// chunk has room. O(log n).
+    /// Appends `element` to the tail chunk: in place (no allocation) when uniquely
+    /// referenced and the tail has room; O(chunk) when another version shares the tail; once
+    /// per chunk the full tail moves into the tree, O(chunk + log n). Amortized O(1).
     @inlinable
     public mutating func append(_ element: Element) {
         let capacity = RowStorageNode<Element>.leafCapacity
@@ -34,8 +35,8 @@ extension RowStorage: RangeReplaceableCollection {
         storedCount += 1
     }
 
-    /// Appends `newElements`, filling the last chunk then full new ones.
-    /// O(newElements.count + chunk * log n).
+    /// Appends `newElements`: into the tail chunk if they fit, else the tail and then the
+    /// new elements go into the tree in full chunks. O(newElements.count + chunk * log n).
     @inlinable
     public mutating func append<S: Sequence>(contentsOf newElements: S) where S.Element == Element {
         let array = ContiguousArray(newElements)
