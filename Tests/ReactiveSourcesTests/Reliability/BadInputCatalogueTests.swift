@@ -243,7 +243,7 @@ extension BadInputCase {
         .selection("select: an item past the end", RowPath(item: 99, section: 0), expect: "SelectionError.invalidPath", ["section 0, item 99"]),
         .selection("select: a negative item", RowPath(item: -1, section: 0), expect: "SelectionError.invalidPath", ["section 0, item -1"]),
         .selection("select: the placeholder row", RowPath(item: 3, section: 0), withPlaceholder: true,
-                   expect: "SelectionError.placeholderRow", ["placeholder", "[0, 3]"]),
+                   expect: "SelectionError.placeholderRow", ["placeholder", "section 0, item 3"]),
         .selection("select: in an unselectable section", RowPath(item: 0, section: 0), policy: .none,
                    expect: "SelectionError.notSelectable", ["Section 0", "does not allow"]),
         .selection("deselect: below the minimum", RowPath(item: 0, section: 0), policy: SelectionPolicy(minimum: 1, maximum: 1),
