@@ -105,6 +105,15 @@ struct RowStorageModelTests {
         for (index, (version, expected)) in held.enumerated() {
             if let violation = version.invariantViolation() { return "held version \(index): \(violation)" }
             if Array(version) != expected { return "held version \(index) changed after later edits" }
+            if (version == storage) != (expected == model) { return "held version \(index): == says \(version == storage)" }
+            if !expected.isEmpty {
+                var rewritten = version
+                let position = Int.random(in: 0..<expected.count, using: &generator)
+                rewritten[position] = expected[position]
+                if rewritten != version || rewritten.sharesStorage(with: version) { return "held version \(index): an equal copy compares unequal or shares storage" }
+                rewritten[position] = WideRow(-1)
+                if rewritten == version { return "held version \(index): an edited copy compares equal" }
+            }
         }
         return nil
     }
