@@ -11,7 +11,7 @@ import Darwin
 //   reactive-profile <shape> <side> [iterations]
 // e.g. `valgrind --tool=callgrind reactive-profile deep ours 200` (strip debug info from a
 // copy of the binary first: valgrind 3.19 cannot read Swift 6.3's DWARF).
-// Shapes: multi (sides ours, rebuild), sectioned (sides ours, baseline, ours-string, baseline-string), http (sides list, list-identified, ours, raw, fetcher, raw-transport, observe), http-turnaround (side all: in-flight and turnaround times a page), http-cpu (sides ours, raw), pages (side list only: the Paginated source over in-memory pages), deep broad diamond triangle mux repeated unstable avoidable cellx1000 create.
+// Shapes: storage (sides all, Array, RowStorage, Rope), multi (sides ours, rebuild), sectioned (sides ours, baseline, ours-string, baseline-string), http (sides list, list-identified, ours, raw, fetcher, raw-transport, observe), http-turnaround (side all: in-flight and turnaround times a page), http-cpu (sides ours, raw), pages (side list only: the Paginated source over in-memory pages), deep broad diamond triangle mux repeated unstable avoidable cellx1000 create.
 // Sides: ours floor OpenCombine Observation.
 
 /// Runs `body` in a task and blocks until it returns (the top level stays synchronous:
@@ -78,6 +78,14 @@ if arguments[1] == "pages" {
     guard let side = SourcePagesProfile.Side(rawValue: name) else { print("pages sides: list, list-identified, list-holding, loop, with -cold[=bytes]"); exit(2) }
     let evicting = arguments[2].contains("-cold") ? Int(arguments[2].split(separator: "=").last ?? "") ?? 4 << 20 : 0
     print(try waitFor { try await SourcePagesProfile.run(side, iterations: iterations, evicting: evicting) })
+    exit(0)
+}
+if arguments[1] == "storage" {
+    // Row storage vs Array vs swift-collections Rope at 1k, 100k, 1M rows (side: all, or one
+    // of Array, RowStorage, Rope); iterations = timed samples per edit case.
+    let sides: Set<String>? = arguments[2] == "all" ? nil : [arguments[2]]
+    let sizes = ProcessInfo.processInfo.environment["STORAGE_SIZES"].map { $0.split(separator: ",").compactMap { Int($0) } } ?? [1_000, 100_000, 1_000_000]
+    print(StorageCase.run(sizes: sizes, iterations: arguments.count > 3 ? iterations : 101, sides: sides) { FileHandle.standardError.write(Data("\($0)...\n".utf8)) })
     exit(0)
 }
 if arguments[1] == "create" {

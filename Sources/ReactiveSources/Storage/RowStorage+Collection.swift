@@ -1,6 +1,9 @@
 extension RowStorage: RandomAccessCollection, MutableCollection {
+    /// Positions are the offsets `0..<count`, as an `Array`'s.
     public typealias Index = Int
+    /// `0..<count`.
     public typealias Indices = Range<Int>
+    /// A slice shares the storage; it does not copy.
     public typealias SubSequence = Slice<RowStorage>
 
     /// Always 0.
@@ -23,15 +26,19 @@ extension RowStorage: RandomAccessCollection, MutableCollection {
     @inlinable
     public var indices: Range<Int> { 0..<storedCount }
 
+    /// `i + 1`, unchecked (as an `Array`'s). O(1).
     @inlinable
     public func index(after i: Int) -> Int { i + 1 }
 
+    /// `i - 1`, unchecked. O(1).
     @inlinable
     public func index(before i: Int) -> Int { i - 1 }
 
+    /// `i + distance`, unchecked. O(1).
     @inlinable
     public func index(_ i: Int, offsetBy distance: Int) -> Int { i + distance }
 
+    /// `end - start`. O(1).
     @inlinable
     public func distance(from start: Int, to end: Int) -> Int { end - start }
 
@@ -41,17 +48,26 @@ extension RowStorage: RandomAccessCollection, MutableCollection {
     public subscript(position: Int) -> Element {
         get {
             precondition(position >= 0 && position < storedCount, "RowStorage index out of range")
-            var node = root.unsafelyUnwrapped
-            var offset = position
-            while node.height > 0 {
-                let (index, start) = node.child(containing: offset)
-                node = node.children[index]
-                offset -= start
+            let treeCount = self.treeCount
+            if position >= treeCount { return tail[position - treeCount] }
+            return withExtendedLifetime(root) {
+                unowned(unsafe) var node = root.unsafelyUnwrapped
+                var offset = position
+                while node.height > 0 {
+                    let (index, start) = node.child(containing: offset)
+                    node = node.children.withUnsafeBufferPointer { $0[index] }
+                    offset -= start
+                }
+                return node.elements.withUnsafeBufferPointer { $0[offset] }
             }
-            return node.elements[offset]
         }
         _modify {
             precondition(position >= 0 && position < storedCount, "RowStorage index out of range")
+            let treeCount = self.treeCount
+            if position >= treeCount {
+                yield &tail[position - treeCount]
+                return
+            }
             var node = uniqueRoot()
             var offset = position
             while node.height > 0 {
@@ -82,90 +98,127 @@ extension RowStorage: RandomAccessCollection, MutableCollection {
     /// iteration is O(n).
     @inlinable
     public func makeIterator() -> Iterator {
-        Iterator(root: root, count: storedCount, from: 0)
+        Iterator(root: root, treeCount: treeCount, tail: tail, from: 0)
     }
 
-    /// Copies the elements into `buffer` chunk by chunk (what `Array(storage)` uses).
+    /// Copies the first elements into `buffer` chunk by chunk (what `Array(storage)` uses)
+    /// and returns an iterator over the rest with the number copied. O(copied).
     @inlinable
     public func _copyContents(initializing buffer: UnsafeMutableBufferPointer<Element>) -> (Iterator, Int) {
-        guard let root, let base = buffer.baseAddress, !buffer.isEmpty else {
+        guard let base = buffer.baseAddress, !buffer.isEmpty else {
             return (makeIterator(), 0)
         }
         var copied = 0
         let limit = Swift.min(buffer.count, storedCount)
-        _ = root.forEachLeaf(from: 0) { elements, _ in
-            let take = Swift.min(elements.count, limit - copied)
-            elements.withUnsafeBufferPointer { source in
-                (base + copied).initialize(from: source.baseAddress!, count: take)
-            }
+        let copy = { (source: UnsafeBufferPointer<Element>) -> Bool in
+            let take = Swift.min(source.count, limit - copied)
+            (base + copied).initialize(from: source.baseAddress.unsafelyUnwrapped, count: take)
             copied += take
             return copied < limit
         }
-        return (Iterator(root: root, count: storedCount, from: copied), copied)
+        var more = true
+        if let root { more = withExtendedLifetime(root) { root.forEachChunk(copy) } }
+        if more && !tail.isEmpty { _ = tail.withUnsafeBufferPointer(copy) }
+        return (Iterator(root: root, treeCount: treeCount, tail: tail, from: copied), copied)
     }
 
-    /// Calls `body` with each chunk of contiguous elements, in order. O(n / chunk) calls.
+    /// Calls `body` with each chunk of contiguous elements (up to about 1 KiB of elements
+    /// each, never empty), in order: the fastest way to visit every element. O(n / chunk)
+    /// calls; the buffers are valid only during the call.
     @inlinable
     public func withChunks(_ body: (UnsafeBufferPointer<Element>) throws -> Void) rethrows {
-        guard let root else { return }
-        _ = try root.forEachLeaf(from: 0) { elements, _ in
-            try elements.withUnsafeBufferPointer(body)
-            return true
+        if let root {
+            _ = try withExtendedLifetime(root) {
+                try root.forEachChunk { chunk in
+                    try body(chunk)
+                    return true
+                }
+            }
         }
+        if !tail.isEmpty { try tail.withUnsafeBufferPointer(body) }
     }
 
-    /// Iterates the elements of a `RowStorage`, leaf by leaf.
+    /// Iterates the elements of a `RowStorage`, chunk by chunk.
     public struct Iterator: IteratorProtocol {
         @usableFromInline let root: RowStorageNode<Element>?
-        @usableFromInline let count: Int
-        /// The current leaf's elements and the position of the next one in it.
-        @usableFromInline var leaf: ContiguousArray<Element>
+        @usableFromInline let treeCount: Int
+        @usableFromInline let tail: ContiguousArray<Element>
+        /// The current chunk's elements. `root` and `tail` keep every chunk alive, and a
+        /// node or tail that someone holds is never changed in place (a mutation copies what
+        /// another reference shares), so this pointer and `parent` stay valid without
+        /// retaining them.
+        @usableFromInline var elements: UnsafePointer<Element>?
         @usableFromInline var position: Int
+        @usableFromInline var chunkCount: Int
         /// The inner node above the current leaf and the leaf's index in it.
-        @usableFromInline var parent: RowStorageNode<Element>?
+        @usableFromInline unowned(unsafe) var parent: RowStorageNode<Element>?
         @usableFromInline var childIndex: Int
-        /// The offset of the first element after the current leaf.
+        /// The offset of the first element after the current chunk.
         @usableFromInline var nextOffset: Int
 
         @inlinable
-        init(root: RowStorageNode<Element>?, count: Int, from offset: Int) {
+        init(root: RowStorageNode<Element>?, treeCount: Int, tail: ContiguousArray<Element>, from offset: Int) {
             self.root = root
-            self.count = count
-            leaf = []
+            self.treeCount = treeCount
+            self.tail = tail
+            elements = nil
             position = 0
+            chunkCount = 0
             parent = nil
             childIndex = 0
             nextOffset = offset
-            if offset < count { enterLeaf(containing: offset) }
+            if offset < treeCount {
+                enterLeaf(containing: offset)
+            } else if offset < treeCount + tail.count {
+                enterTail(at: offset - treeCount)
+            }
         }
 
         /// The next element, or nil at the end. Amortized O(1).
         @inlinable
         public mutating func next() -> Element? {
-            if position < leaf.count {
+            if position < chunkCount {
                 defer { position += 1 }
-                return leaf[position]
+                return elements.unsafelyUnwrapped[position]
             }
-            return nextLeaf()
+            return nextChunk()
         }
 
         @inlinable
-        mutating func nextLeaf() -> Element? {
-            while nextOffset < count {
-                if let parent, childIndex + 1 < parent.children.count {
-                    childIndex += 1
-                    leaf = parent.children[childIndex].elements
-                    position = 0
-                    nextOffset += leaf.count
+        mutating func nextChunk() -> Element? {
+            while true {
+                if nextOffset < treeCount {
+                    if let parent, childIndex + 1 < parent.children.count {
+                        childIndex += 1
+                        unowned(unsafe) let next = parent.children.withUnsafeBufferPointer { $0[childIndex] }
+                        start(next.elements, at: 0)
+                    } else {
+                        enterLeaf(containing: nextOffset)
+                    }
+                } else if nextOffset == treeCount && !tail.isEmpty {
+                    enterTail(at: 0)
                 } else {
-                    enterLeaf(containing: nextOffset)
+                    return nil
                 }
-                if position < leaf.count {
+                if position < chunkCount {
                     defer { position += 1 }
-                    return leaf[position]
+                    return elements.unsafelyUnwrapped[position]
                 }
             }
-            return nil
+        }
+
+        @inlinable
+        mutating func start(_ chunk: ContiguousArray<Element>, at local: Int) {
+            elements = chunk.withUnsafeBufferPointer { $0.baseAddress }
+            position = local
+            chunkCount = chunk.count
+            nextOffset += chunkCount - local
+        }
+
+        @inlinable
+        mutating func enterTail(at local: Int) {
+            nextOffset = treeCount + local
+            start(tail, at: local)
         }
 
         /// Descends from the root to the leaf holding `offset` and starts there.
@@ -182,9 +235,8 @@ extension RowStorage: RandomAccessCollection, MutableCollection {
                 node = node.children[index]
                 local -= start
             }
-            leaf = node.elements
-            position = local
-            nextOffset = offset - local + leaf.count
+            nextOffset = offset
+            start(node.elements, at: local)
         }
     }
 }

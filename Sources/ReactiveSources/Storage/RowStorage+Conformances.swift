@@ -11,12 +11,48 @@ extension RowStorage.Iterator: @unchecked Sendable where Element: Sendable {}
 
 extension RowStorage: Equatable where Element: Equatable {
     /// Whether both hold equal elements in the same order. O(1) for the same version
-    /// (`sharesStorage(with:)`) or different counts, else O(n).
+    /// (`sharesStorage(with:)`) or different counts; for two versions of one storage that
+    /// differ by edits in place, it skips the subtrees they share (O(edited chunks * log n));
+    /// otherwise O(n).
     @inlinable
     public static func == (lhs: RowStorage, rhs: RowStorage) -> Bool {
         if lhs.storedCount != rhs.storedCount { return false }
         if lhs.sharesStorage(with: rhs) { return true }
+        if lhs.tail.count == rhs.tail.count {
+            var shapesMatch = true
+            if let left = lhs.root, let right = rhs.root {
+                switch RowStorageNode.compare(left, right) {
+                case false?: return false
+                case true?: break
+                case nil: shapesMatch = false
+                }
+            }
+            if shapesMatch { return lhs.tail == rhs.tail }
+        }
         return lhs.elementsEqual(rhs)
+    }
+}
+
+extension RowStorageNode where Element: Equatable {
+    /// Whether two subtrees hold equal elements, comparing shared nodes by identity; nil
+    /// when their shapes differ (then the caller compares element by element).
+    @inlinable
+    static func compare(_ left: RowStorageNode, _ right: RowStorageNode) -> Bool? {
+        if left === right { return true }
+        if left.height != right.height { return nil }
+        if left.height == 0 {
+            return left.elements.count == right.elements.count ? left.elements == right.elements : nil
+        }
+        if left.ends != right.ends { return nil }
+        var result: Bool? = true
+        for index in left.children.indices {
+            switch compare(left.children[index], right.children[index]) {
+            case false?: return false
+            case nil: result = nil
+            case true?: break
+            }
+        }
+        return result
     }
 }
 

@@ -10,22 +10,33 @@ extension RowStorage: RangeReplaceableCollection {
         if newCount == subrange.count {
             guard newCount > 0 else { return }
             var source = newElements.makeIterator()
-            uniqueRoot().overwrite(subrange, from: &source)
+            let treeCount = self.treeCount
+            if subrange.lowerBound < treeCount {
+                uniqueRoot().overwrite(subrange.lowerBound..<Swift.min(subrange.upperBound, treeCount), from: &source)
+            }
+            for position in Swift.max(subrange.lowerBound, treeCount)..<Swift.max(subrange.upperBound, treeCount) {
+                tail[position - treeCount] = source.next()!
+            }
             return
         }
         if !subrange.isEmpty { removeElements(subrange) }
         if newCount > 0 { insertElements(newElements, count: newCount, at: subrange.lowerBound) }
     }
 
-    /// Appends `element`; in place (no allocation) when uniquely referenced and the last
-    /// chunk has room. O(log n).
+    /// Appends `element` to the tail chunk: in place (no allocation) when uniquely
+    /// referenced and the tail has room; O(chunk) when another version shares the tail; once
+    /// per chunk the full tail moves into the tree, O(chunk + log n). Amortized O(1).
     @inlinable
     public mutating func append(_ element: Element) {
-        insertElements(CollectionOfOne(element), count: 1, at: storedCount)
+        let capacity = RowStorageNode<Element>.leafCapacity
+        if tail.count == capacity { flushTail() }
+        if tail.isEmpty { tail.reserveCapacity(capacity) }
+        tail.append(element)
+        storedCount += 1
     }
 
-    /// Appends `newElements`, filling the last chunk then full new ones.
-    /// O(newElements.count + chunk * log n).
+    /// Appends `newElements`: into the tail chunk if they fit, else the tail and then the
+    /// new elements go into the tree in full chunks. O(newElements.count + chunk * log n).
     @inlinable
     public mutating func append<S: Sequence>(contentsOf newElements: S) where S.Element == Element {
         let array = ContiguousArray(newElements)
@@ -70,6 +81,7 @@ extension RowStorage: RangeReplaceableCollection {
     @inlinable
     public mutating func removeAll(keepingCapacity keepCapacity: Bool = false) {
         root = nil
+        tail = []
         storedCount = 0
     }
 
@@ -77,30 +89,36 @@ extension RowStorage: RangeReplaceableCollection {
     @inlinable
     public mutating func reserveCapacity(_ n: Int) {}
 
+    /// Inserts `items` (`count` of them, not zero) at `index`: into the tail when it falls
+    /// there and fits, else into the tree (the tail moved into the tree first if needed).
     @inlinable
     mutating func insertElements<C: Collection>(_ items: C, count: Int, at index: Int) where C.Element == Element {
-        guard root != nil else {
-            self = RowStorage(items)
-            return
+        let treeCount = self.treeCount
+        if index >= treeCount && tail.count + count <= RowStorageNode<Element>.leafCapacity {
+            if tail.isEmpty { tail.reserveCapacity(RowStorageNode<Element>.leafCapacity) }
+            tail.insert(contentsOf: items, at: index - treeCount)
+        } else {
+            if index > treeCount { flushTail() }
+            treeInsert(items, at: index)
         }
-        let atEnd = index == storedCount
-        let overflow = uniqueRoot().insert(contentsOf: items, at: index, atEnd: atEnd)
         storedCount += count
-        if !overflow.isEmpty {
-            var level = ContiguousArray([root!])
-            level.append(contentsOf: overflow)
-            root = RowStorageNode.root(over: level)
-        }
     }
 
+    /// Removes `range` (not empty): its part in the tree from the tree, its part in the
+    /// tail from the tail.
     @inlinable
     mutating func removeElements(_ range: Range<Int>) {
         if range.count == storedCount {
             removeAll()
             return
         }
-        uniqueRoot().remove(range)
+        let treeCount = self.treeCount
+        if range.upperBound > treeCount {
+            tail.removeSubrange((Swift.max(range.lowerBound, treeCount) - treeCount)..<(range.upperBound - treeCount))
+        }
+        if range.lowerBound < treeCount {
+            treeRemove(range.lowerBound..<Swift.min(range.upperBound, treeCount))
+        }
         storedCount -= range.count
-        collapseRoot()
     }
 }

@@ -2,8 +2,9 @@ extension RowStorage {
     /// The first broken structural invariant, or nil: every leaf at one depth, no node empty
     /// or over capacity, running counts and the stored count right. For tests. O(n / chunk).
     func invariantViolation() -> String? {
-        guard let root else { return storedCount == 0 ? nil : "no root but count \(storedCount)" }
-        if root.count != storedCount { return "root holds \(root.count), count says \(storedCount)" }
+        if tail.count > RowStorageNode<Element>.leafCapacity { return "tail over capacity: \(tail.count)" }
+        guard let root else { return storedCount == tail.count ? nil : "no root but count \(storedCount), tail \(tail.count)" }
+        if root.count + tail.count != storedCount { return "root holds \(root.count), tail \(tail.count), count says \(storedCount)" }
         if root.height > 0 && root.children.count < 2 { return "inner root with \(root.children.count) children" }
         return Self.violation(in: root)
     }

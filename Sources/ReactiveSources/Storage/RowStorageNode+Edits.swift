@@ -17,6 +17,20 @@ extension RowStorageNode {
                 }
                 return []
             }
+            if !atEnd && items.count <= Self.leafCapacity / 2 {
+                // Split in two halves, then insert into the half that holds `offset`.
+                let middle = elements.count / 2
+                var right = ContiguousArray<Element>()
+                right.reserveCapacity(Self.leafCapacity)
+                right.append(contentsOf: elements[middle...])
+                elements.removeSubrange(middle...)
+                if offset <= middle {
+                    elements.insert(contentsOf: items, at: offset)
+                } else {
+                    right.insert(contentsOf: items, at: offset - middle)
+                }
+                return [RowStorageNode(leaf: right)]
+            }
             var all = ContiguousArray<Element>()
             all.reserveCapacity(elements.count + items.count)
             all.append(contentsOf: elements[..<offset])
@@ -37,11 +51,21 @@ extension RowStorageNode {
             return []
         }
         children.insert(contentsOf: added, at: index + 1)
-        if children.count <= Self.innerCapacity {
-            recomputeEnds()
-            return []
+        // Running counts without reading the untouched children: theirs only shift.
+        var running = (index == 0 ? 0 : ends[index - 1]) + children[index].count
+        ends[index] = running
+        if added.count == 1 {
+            ends.insert(running + added[0].count, at: index + 1)
+        } else {
+            ends.insert(contentsOf: added.map { node in
+                running += node.count
+                return running
+            }, at: index + 1)
         }
-        var nodes = Self.parents(of: children, height: height, packed: atEnd)
+        let inserted = items.count
+        for position in (index + 1 + added.count)..<ends.count { ends[position] += inserted }
+        if children.count <= Self.innerCapacity { return [] }
+        var nodes = Self.parents(of: children, ends: ends, height: height, packed: atEnd)
         children = nodes[0].children
         ends = nodes[0].ends
         nodes[0] = self
@@ -63,13 +87,15 @@ extension RowStorageNode {
         if first == last {
             if range.count == children[first].count {
                 children.remove(at: first)
+                ends.remove(at: first)
+                for position in first..<ends.count { ends[position] -= range.count }
             } else {
                 makeChildUnique(first)
                 children[first].remove((range.lowerBound - firstStart)..<(range.upperBound - firstStart))
-                recomputeEnds()
-                mergeIfUnderfull(first)
+                let removed = range.count
+                for position in first..<ends.count { ends[position] -= removed }
+                if children[first].isUnderfull { mergeIfUnderfull(first) }
             }
-            recomputeEnds()
             return
         }
         var removedEnd = last + 1
@@ -85,7 +111,13 @@ extension RowStorageNode {
             removedStart = first + 1
         }
         children.removeSubrange(removedStart..<removedEnd)
-        recomputeEnds()
+        var newEnds = ContiguousArray<Int>()
+        newEnds.reserveCapacity(Self.innerCapacity)
+        newEnds.append(contentsOf: ends[..<first])
+        if removedStart == first + 1 { newEnds.append(range.lowerBound) }
+        if removedEnd == last { newEnds.append(ends[last] - range.count) }
+        for end in ends[(last + 1)...] { newEnds.append(end - range.count) }
+        ends = newEnds
         mergeIfUnderfull(removedStart - 1)
         mergeIfUnderfull(removedStart)
     }
@@ -97,7 +129,11 @@ extension RowStorageNode {
         let left = index + 1 < children.count ? index : index - 1
         let merged = Self.merge(children[left], children[left + 1])
         children.replaceSubrange(left...(left + 1), with: merged)
-        recomputeEnds()
+        var running = left == 0 ? 0 : ends[left - 1]
+        ends.replaceSubrange(left...(left + 1), with: merged.map { node in
+            running += node.count
+            return running
+        })
     }
 
     /// One or two new nodes holding the content of `left` then `right` (of one height),
@@ -145,17 +181,17 @@ extension RowStorageNode {
         }
     }
 
-    /// Calls `body` with each leaf's elements in order, from the leaf holding `offset`;
-    /// `body` returns false to stop. Returns false if stopped.
+    /// Calls `body` with each leaf's elements in order; `body` returns false to stop.
+    /// Returns false if stopped. Retains no node on the way (the caller holds the root).
     @inlinable
-    func forEachLeaf(from offset: Int, _ body: (ContiguousArray<Element>, Int) throws -> Bool) rethrows -> Bool {
-        if height == 0 { return try body(elements, offset) }
-        var (index, start) = child(containing: offset)
-        while index < children.count {
-            if try !children[index].forEachLeaf(from: Swift.max(0, offset - start), body) { return false }
-            start = ends[index]
-            index += 1
+    func forEachChunk(_ body: (UnsafeBufferPointer<Element>) throws -> Bool) rethrows -> Bool {
+        if height == 0 { return try elements.withUnsafeBufferPointer(body) }
+        return try children.withUnsafeBufferPointer { nodes in
+            for index in nodes.indices {
+                unowned(unsafe) let node = nodes[index]
+                if try !node.forEachChunk(body) { return false }
+            }
+            return true
         }
-        return true
     }
 }

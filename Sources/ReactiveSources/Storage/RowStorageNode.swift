@@ -22,6 +22,14 @@ final class RowStorageNode<Element> {
     }
 
     @inlinable
+    init(height: Int, children: ContiguousArray<RowStorageNode>, ends: ContiguousArray<Int>) {
+        self.height = height
+        elements = []
+        self.children = children
+        self.ends = ends
+    }
+
+    @inlinable
     init(height: Int, children: ContiguousArray<RowStorageNode>) {
         self.height = height
         elements = []
@@ -73,11 +81,11 @@ final class RowStorageNode<Element> {
             copied.append(contentsOf: elements)
             return RowStorageNode(leaf: copied)
         }
-        let node = RowStorageNode(height: height, children: [])
-        node.children.reserveCapacity(Self.innerCapacity)
-        node.children.append(contentsOf: children)
-        node.ends.append(contentsOf: ends)
-        return node
+        var copied = ContiguousArray<RowStorageNode>()
+        copied.reserveCapacity(Self.innerCapacity)
+        copied.append(contentsOf: children)
+        // The running counts stay shared until a count changes (an edit changes none).
+        return RowStorageNode(height: height, children: copied, ends: ends)
     }
 
     /// The child holding element `offset` (`0 <= offset < count`) and the offset of that
@@ -85,12 +93,13 @@ final class RowStorageNode<Element> {
     /// O(innerCapacity).
     @inlinable
     func child(containing offset: Int) -> (index: Int, start: Int) {
-        let ends = self.ends
-        let last = ends.count - 1
-        var index = Swift.min(offset / ends[0], last)
-        while index > 0 && ends[index - 1] > offset { index -= 1 }
-        while ends[index] <= offset { index += 1 }
-        return (index, index == 0 ? 0 : ends[index - 1])
+        ends.withUnsafeBufferPointer { ends in
+            let last = ends.count - 1
+            var index = Swift.min(offset / ends[0], last)
+            while index > 0 && ends[index - 1] > offset { index -= 1 }
+            while ends[index] <= offset { index += 1 }
+            return (index, index == 0 ? 0 : ends[index - 1])
+        }
     }
 
     /// Like `child(containing:)` but `offset == count` maps to the end of the last child
@@ -145,9 +154,9 @@ extension RowStorageNode {
     }
 
     /// Inner nodes of height `height` holding `nodes` in order, full except the last
-    /// (`packed`) or evenly filled.
+    /// (`packed`) or evenly filled; `ends` are the nodes' running counts if known.
     @inlinable
-    static func parents(of nodes: ContiguousArray<RowStorageNode>, height: Int, packed: Bool) -> ContiguousArray<RowStorageNode> {
+    static func parents(of nodes: ContiguousArray<RowStorageNode>, ends: ContiguousArray<Int>? = nil, height: Int, packed: Bool) -> ContiguousArray<RowStorageNode> {
         let capacity = innerCapacity
         let total = nodes.count
         guard total > 0 else { return [] }
@@ -161,7 +170,15 @@ extension RowStorageNode {
             var group = ContiguousArray<RowStorageNode>()
             group.reserveCapacity(capacity)
             group.append(contentsOf: nodes[start..<(start + size)])
-            result.append(RowStorageNode(height: height, children: group))
+            if let ends {
+                let before = start == 0 ? 0 : ends[start - 1]
+                var groupEnds = ContiguousArray<Int>()
+                groupEnds.reserveCapacity(capacity)
+                for end in ends[start..<(start + size)] { groupEnds.append(end - before) }
+                result.append(RowStorageNode(height: height, children: group, ends: groupEnds))
+            } else {
+                result.append(RowStorageNode(height: height, children: group))
+            }
             start += size
         }
         return result

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import ReactiveSources
 
@@ -19,7 +20,9 @@ struct WideRow: Equatable, Hashable, CustomStringConvertible {
 
 /// Seeded model-based tests: random edits applied to a `RowStorage` and to an `Array`, with
 /// earlier versions of both held and checked unchanged at the end (persistence).
-/// Replay one sequence with `RELIABILITY_SEED=<seed printed on failure>`.
+/// A failure prints the seed of its sequence: `STORAGE_ONLY_SEED=<seed>` replays just that one.
+/// `RELIABILITY_SEED=<master>` changes the master seed, `STORAGE_SEQUENCES` and
+/// `STORAGE_DEEP_SEQUENCES` the counts.
 @Suite("RowStorage against an Array model")
 struct RowStorageModelTests {
     enum Operation: CaseIterable {
@@ -102,16 +105,28 @@ struct RowStorageModelTests {
         for (index, (version, expected)) in held.enumerated() {
             if let violation = version.invariantViolation() { return "held version \(index): \(violation)" }
             if Array(version) != expected { return "held version \(index) changed after later edits" }
+            if (version == storage) != (expected == model) { return "held version \(index): == says \(version == storage)" }
+            if !expected.isEmpty {
+                var rewritten = version
+                let position = Int.random(in: 0..<expected.count, using: &generator)
+                rewritten[position] = expected[position]
+                if rewritten != version || rewritten.sharesStorage(with: version) { return "held version \(index): an equal copy compares unequal or shares storage" }
+                rewritten[position] = WideRow(-1)
+                if rewritten == version { return "held version \(index): an edited copy compares equal" }
+            }
         }
         return nil
     }
 
+    /// The seeds to run: the one of `STORAGE_ONLY_SEED` if set, else `count` from `master`.
+    static func seeds(master: UInt64, count: Int) -> [UInt64] {
+        if let only = ProcessInfo.processInfo.environment["STORAGE_ONLY_SEED"].flatMap({ UInt64($0) }) { return [only] }
+        return (0..<count).map { SplitMix64.mix(master, UInt64($0)) }
+    }
+
     @Test("2,000 random edit sequences over small trees, older versions held")
     func smallTrees() {
-        let master = reliabilitySeed(default: 0x5709_A6E5)
-        let sequences = environmentInt("STORAGE_SEQUENCES", default: 2_000)
-        for index in 0..<sequences {
-            let seed = SplitMix64.mix(master, UInt64(index))
+        for seed in Self.seeds(master: reliabilitySeed(default: 0x5709_A6E5), count: environmentInt("STORAGE_SEQUENCES", default: 2_000)) {
             if let failure = Self.runSequence(seed: seed, steps: 25, maxInitial: 300) {
                 Issue.record("seed \(seed): \(failure)")
                 return
@@ -119,11 +134,9 @@ struct RowStorageModelTests {
         }
     }
 
-    @Test("100 random edit sequences over trees of three levels, older versions held")
+    @Test("60 random edit sequences over trees of three levels, older versions held")
     func deepTrees() {
-        let master = reliabilitySeed(default: 0xDEE9_5709)
-        for index in 0..<environmentInt("STORAGE_DEEP_SEQUENCES", default: 100) {
-            let seed = SplitMix64.mix(master, UInt64(index))
+        for seed in Self.seeds(master: reliabilitySeed(default: 0xDEE9_5709), count: environmentInt("STORAGE_DEEP_SEQUENCES", default: 60)) {
             if let failure = Self.runSequence(seed: seed, steps: 40, maxInitial: 12_000) {
                 Issue.record("seed \(seed): \(failure)")
                 return

@@ -107,6 +107,55 @@ struct RowStorageTests {
         #expect(Array(copy) == model)
     }
 
+    @Test("a uniquely referenced storage changes in place: same root, same tail buffer")
+    func inPlace() {
+        var storage = RowStorage(0..<100_000)
+        let root = storage.root.map(ObjectIdentifier.init)
+        storage.insert(-1, at: 50_000)
+        storage.insert(contentsOf: [1, 2, 3], at: 7)
+        storage.remove(at: 99_000)
+        storage.removeSubrange(10..<20)
+        storage[12_345] = 0
+        storage.replaceSubrange(0..<3, with: [9, 9, 9])
+        #expect(storage.root.map(ObjectIdentifier.init) == root)
+        storage.append(1)
+        let tail = storage.tail.withUnsafeBufferPointer { $0.baseAddress }
+        for value in 0..<50 { storage.append(value) }
+        #expect(storage.tail.withUnsafeBufferPointer { $0.baseAddress } == tail)
+        #expect(storage.root.map(ObjectIdentifier.init) == root)
+        #expect(storage.invariantViolation() == nil)
+    }
+
+    final class Tracked {
+        let value: Int
+        init(_ value: Int) { self.value = value }
+    }
+
+    struct WeakReference {
+        weak var object: Tracked?
+    }
+
+    @Test("object elements live exactly as long as a version holds them")
+    func objectLifetimes() {
+        var references: [WeakReference] = []
+        do {
+            let objects = (0..<3_000).map(Tracked.init)
+            references = objects.map { WeakReference(object: $0) }
+            var storage = RowStorage(objects)
+            let held = storage
+            storage.removeSubrange(100..<2_900)
+            storage.insert(Tracked(-1), at: 50)
+            storage[0] = Tracked(-2)
+            for value in 0..<100 { storage.append(Tracked(value)) }
+            var sum = 0
+            for object in storage { sum += object.value }
+            #expect(sum == Array(storage).reduce(0) { $0 + $1.value })
+            #expect(held.map(\.value) == Array(0..<3_000))
+            #expect(references.allSatisfy { $0.object != nil })
+        }
+        #expect(references.allSatisfy { $0.object == nil })
+    }
+
     @Test("equality, hashing and printing follow the elements")
     func conformances() {
         let a: RowStorage = [1, 2, 3]
@@ -154,5 +203,23 @@ struct RowStorageTests {
             total += chunk.count
         }
         #expect(total == 1_000 && chunks == 8)
+    }
+
+    @Test("copies and iterations that start or stop in the last, partly filled chunk", arguments: [0, 1, 500, 999, 1_000, 1_010, 1_019, 1_020, 1_025])
+    func partialCopyOfAppended(stop: Int) {
+        var storage = RowStorage(0..<1_000)
+        for value in 1_000..<1_020 { storage.append(value) }
+        let buffer = UnsafeMutableBufferPointer<Int>.allocate(capacity: stop)
+        defer { buffer.deallocate() }
+        var (iterator, copied) = storage._copyContents(initializing: buffer)
+        #expect(copied == Swift.min(stop, 1_020))
+        #expect(Array(buffer.prefix(copied)) == Array(0..<copied))
+        var rest: [Int] = []
+        while let element = iterator.next() { rest.append(element) }
+        #expect(rest == Array(copied..<1_020))
+        var chunked: [Int] = []
+        storage.withChunks { chunked.append(contentsOf: $0) }
+        #expect(chunked == Array(0..<1_020))
+        #expect(storage.invariantViolation() == nil)
     }
 }
