@@ -60,8 +60,8 @@ let benchmarks: @Sendable () -> Void = {
 
     // The data cases run their own sides and checks; the benchmark times one full case run.
     let config = BenchConfig(smoke: false, filter: nil, iterationsOverride: 3)
-    Benchmark("data/multi", configuration: .init(maxIterations: 5)) { _ in
-        blackHole(MultiCase.run(config: config))
+    Benchmark("data/derived-multi-append-100k", configuration: .init(maxIterations: 5)) { _ in
+        blackHole(DerivedCases.profile(kind: .multi, op: .append, n: 100_000, iterations: 100))
     }
     Benchmark("data/diff-5k", configuration: .init(maxIterations: 5)) { _ in
         blackHole(DiffCase.run(config: config, n: 5_000, removed: 1_000, inserted: 1_000, moved: 200, stdlibIterations: 1))

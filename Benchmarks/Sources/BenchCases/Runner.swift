@@ -81,7 +81,6 @@ public enum Runner {
 
     public static func dataCases(config: BenchConfig) -> [CaseResult] {
         var results: [CaseResult] = []
-        results.append(MultiCase.run(config: config))
         results.append(DiffCase.run(config: config, n: 5_000, removed: 1_000, inserted: 1_000, moved: 200, stdlibIterations: 10))
         if config.smoke {
             results.append(DiffCase.run(config: config, n: 20_000, removed: 2_000, inserted: 2_000, moved: 400, stdlibIterations: 1))
@@ -90,6 +89,35 @@ public enum Runner {
         }
         results.append(SectionedCase.run(config: config))
         return results
+    }
+
+    /// Issue 20's derived-source cases (the scaling table, the memory of held snapshots, the
+    /// refresh diff by identity) as markdown, or "" when `config.filter` wants none of them.
+    /// `derived` runs all three; `derived-<kind>` (e.g. `derived-sorted`), `memory` and
+    /// `refresh` run one part.
+    public static func derived(config: BenchConfig, progress: (String) -> Void) -> String {
+        let filter = config.filter?.lowercased()
+        func wanted(_ part: String) -> Bool {
+            guard let filter else { return true }
+            return filter == "derived" || filter == part || part.hasPrefix(filter + "-")
+        }
+        var text = ""
+        let kinds = DerivedKind.allCases.filter { kind in
+            let name = "derived-" + kind.rawValue.lowercased().split(separator: " ")[0]
+            return wanted(name) || (kind == .multiRebuild && wanted("derived-multi"))
+        }
+        if !kinds.isEmpty {
+            text += DerivedCases.markdown(DerivedCases.run(config: config, kinds: kinds, progress: { progress("derived: " + $0) })) + "\n"
+        }
+        if wanted("memory") {
+            progress("memory of held snapshots")
+            text += SnapshotMemoryCase.markdown(SnapshotMemoryCase.run(config: config)) + "\n"
+        }
+        if wanted("refresh") {
+            progress("refresh diff by identity")
+            text += RefreshDiffCase.markdown(RefreshDiffCase.run(config: config))
+        }
+        return text
     }
 
     /// Every case, in report order; `progress` is called with each case's name as it starts.
@@ -107,7 +135,7 @@ public enum Runner {
             progress("create")
             results.append(creationCase(config: config))
         }
-        if wanted("multi") || wanted("diff") || wanted("sectioned") {
+        if wanted("diff") || wanted("sectioned") {
             progress("data cases")
             results.append(contentsOf: dataCases(config: config).filter { wanted($0.name) })
         }
@@ -150,9 +178,6 @@ extension CaseResult {
             var met = floor <= 1.5 && glitches == 0
             if let combine = r("ours", "OpenCombine") { met = met && combine < 1 }
             return Verdict(target: "<= 1.5x floor, < OpenCombine, 0 glitches", met: met)
-        case "data" where name.hasPrefix("Multi"):
-            guard let x = r("rebuild", "ours") else { return nil }
-            return Verdict(target: ">= 100x faster than rebuild", met: x >= 100)
         case "data" where name.hasPrefix("Diff 100000"):
             guard let x = r("CollectionDifference", "ours") else { return nil }
             return Verdict(target: ">= 20x faster than CollectionDifference", met: x >= 20)

@@ -13,6 +13,13 @@ let results = await Runner.all(config: config) { name in
     FileHandle.standardError.write(Data("running \(name)...\n".utf8))
 }
 print(Report.markdown(results))
+let derived = Runner.derived(config: config) { name in
+    FileHandle.standardError.write(Data("running \(name)...\n".utf8))
+}
+if !derived.isEmpty {
+    print("Derived sources (issue 20):\n")
+    print(derived)
+}
 print("total time: \((clock.now - started).pretty)")
 let incorrect = results.filter { !$0.oursIsCorrect }
 if !incorrect.isEmpty {

@@ -11,7 +11,7 @@ import Darwin
 //   reactive-profile <shape> <side> [iterations]
 // e.g. `valgrind --tool=callgrind reactive-profile deep ours 200` (strip debug info from a
 // copy of the binary first: valgrind 3.19 cannot read Swift 6.3's DWARF).
-// Shapes: storage (sides all, Array, RowStorage, Rope), multi (sides ours, rebuild), sectioned (sides ours, baseline, ours-string, baseline-string), http (sides list, list-identified, ours, raw, fetcher, raw-transport, observe), http-turnaround (side all: in-flight and turnaround times a page), http-cpu (sides ours, raw), pages (side list only: the Paginated source over in-memory pages), deep broad diamond triangle mux repeated unstable avoidable cellx1000 create.
+// Shapes: storage (sides all, Array, RowStorage, Rope), derived (see below), sectioned (sides ours, baseline, ours-string, baseline-string), http (sides list, list-identified, ours, raw, fetcher, raw-transport, observe), http-turnaround (side all: in-flight and turnaround times a page), http-cpu (sides ours, raw), pages (side list only: the Paginated source over in-memory pages), deep broad diamond triangle mux repeated unstable avoidable cellx1000 create.
 // Sides: ours floor OpenCombine Observation.
 
 /// Runs `body` in a task and blocks until it returns (the top level stays synchronous:
@@ -34,9 +34,25 @@ guard arguments.count >= 3 else {
     exit(2)
 }
 let iterations = arguments.count > 3 ? Int(arguments[3]) ?? 100 : 100
-if arguments[1] == "multi" {
-    // 100 children x 1,000 objects; each iteration appends 10 objects to one child.
-    print(MultiCase.profile(iterations: iterations, rebuild: arguments[2] == "rebuild"))
+if arguments[1] == "derived" {
+    // reactive-profile derived <kind>[,<op>[,<n>]] [iterations]: issue 20's operations on one
+    // source, e.g. `derived sectioned,edit,1000000 20`. Kinds: simple mapped sectioned
+    // filtered sorted multi rebuild; ops: append edit insertRemove editBatch insertRemoveBatch.
+    let parts = arguments[2].split(separator: ",").map(String.init)
+    let kinds: [String: DerivedKind] = [
+        "simple": .simple, "mapped": .mapped, "sectioned": .sectioned, "filtered": .filtered,
+        "sorted": .sorted, "multi": .multi, "rebuild": .multiRebuild,
+    ]
+    let ops: [String: DerivedOp] = [
+        "append": .append, "edit": .edit, "insertRemove": .insertRemove,
+        "editBatch": .editBatch, "insertRemoveBatch": .insertRemoveBatch,
+    ]
+    guard let kind = kinds[parts[0]], let op = ops[parts.count > 1 ? parts[1] : "append"] else {
+        print("unknown kind or op: \(arguments[2])")
+        exit(2)
+    }
+    let n = parts.count > 2 ? Int(parts[2]) ?? 1_000_000 : 1_000_000
+    print(DerivedCases.profile(kind: kind, op: op, n: n, iterations: iterations))
     exit(0)
 }
 if arguments[1] == "sectioned" {
