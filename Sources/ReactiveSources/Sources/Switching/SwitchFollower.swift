@@ -1,0 +1,30 @@
+/// The state of a switching source's derived `updates`: which source it follows and which of
+/// its versions it last showed. Touched only from that property's reducing closure, which
+/// runs serially.
+final class SwitchFollower<Object: Hashable & Sendable>: @unchecked Sendable {
+    private var followed: (any DataSource<Object>)?
+    private var followedVersion: UInt64 = 0
+
+    /// The next own update after `previous`, showing `source`'s current update:
+    /// - the same source as last time: its change since the version shown, composed from its
+    ///   recent change sets (O(size of the changes)); a diff by identity only when the gap
+    ///   cannot be bridged (sections changed, or more than 16 versions skipped);
+    /// - another source: one change set that deletes the old sections and inserts the new ones.
+    func next(_ previous: SnapshotUpdate<Object>, showing source: any DataSource<Object>) -> SnapshotUpdate<Object> {
+        let update = source.updates.value
+        defer {
+            followed = source
+            followedVersion = update.version
+        }
+        guard let followed else { return SnapshotUpdate(snapshot: update.snapshot) }
+        if followed === source {
+            guard update.version != followedVersion else { return previous }
+            let changes = update.changes(since: followedVersion) ?? ChangeSet(from: previous.snapshot, to: update.snapshot)
+            return previous.next(update.snapshot, changes: changes)
+        }
+        var changes = ChangeSet()
+        changes.deletedSections = Array(previous.snapshot.sections.indices)
+        changes.insertedSections = Array(update.snapshot.sections.indices)
+        return previous.next(update.snapshot, changes: changes)
+    }
+}
