@@ -24,7 +24,7 @@ public final class SegmentedDataSource<Object: Hashable & Sendable>: DataSource 
     public let selectedIndex: MutableProperty<Int>
     private let switching: SwitchingDataSource<Object>
     /// Whether `fetchData()` was called: from then on a newly selected child is fetched.
-    private let isActive = Flag()
+    private let isActive = ActiveFlag()
     private let selection: SignalSubscription
 
     /// Shows `children[selectedIndex]`. With no children it shows an empty source.
@@ -61,11 +61,4 @@ public final class SegmentedDataSource<Object: Hashable & Sendable>: DataSource 
 
     /// Forwards to the selected child.
     public func willDisplayRow(at path: RowPath) { switching.willDisplayRow(at: path) }
-}
-
-/// A flag set once, read from any thread.
-private final class Flag: Sendable {
-    private let value = Atomic<Bool>(false)
-    var isSet: Bool { value.load(ordering: .acquiring) }
-    func set() { value.store(true, ordering: .releasing) }
 }

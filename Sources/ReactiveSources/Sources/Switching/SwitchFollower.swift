@@ -2,8 +2,15 @@
 /// its versions it last showed. Touched only from that property's reducing closure, which
 /// runs serially.
 final class SwitchFollower<Object: Hashable & Sendable>: @unchecked Sendable {
+    /// Whether a switch is one diff by identity (rows both sources show stay) instead of
+    /// all sections out and in.
+    private let diffsSwitches: Bool
     private var followed: (any DataSource<Object>)?
     private var followedVersion: UInt64 = 0
+
+    init(diffsSwitches: Bool = false) {
+        self.diffsSwitches = diffsSwitches
+    }
 
     /// The next own update after `previous`, showing `source`'s current update:
     /// - the same source as last time: its change since the version shown, composed from its
@@ -22,6 +29,7 @@ final class SwitchFollower<Object: Hashable & Sendable>: @unchecked Sendable {
             let changes = update.changes(since: followedVersion) ?? ChangeSet(from: previous.snapshot, to: update.snapshot)
             return previous.next(update.snapshot, changes: changes)
         }
+        if diffsSwitches { return previous.next(update.snapshot, changes: ChangeSet(from: previous.snapshot, to: update.snapshot)) }
         var changes = ChangeSet()
         changes.deletedSections = Array(previous.snapshot.sections.indices)
         changes.insertedSections = Array(update.snapshot.sections.indices)

@@ -25,10 +25,16 @@ public final class SwitchingDataSource<Object: Hashable & Sendable>: DataSource 
     public let loadEvents: Signal<LoadEvent>
 
     /// Shows whichever source `current` holds.
-    public init(name: String = "", following current: Property<any DataSource<Object>>) {
+    public convenience init(name: String = "", following current: Property<any DataSource<Object>>) {
+        self.init(name: name, following: current, diffsSwitches: false)
+    }
+
+    /// `diffsSwitches`: a switch is published as a diff by identity (O(n)) instead of
+    /// replacing the sections (a query source keeps the rows both queries show).
+    init(name: String, following current: Property<any DataSource<Object>>, diffsSwitches: Bool) {
         self.name = name
         self.current = current
-        let follower = SwitchFollower<Object>()
+        let follower = SwitchFollower<Object>(diffsSwitches: diffsSwitches)
         updates = Property(reducing: SnapshotUpdate(snapshot: Snapshot()), equals: { $0.version == $1.version }) { previous in
             follower.next(previous, showing: current.value)
         }
