@@ -160,3 +160,29 @@ struct QueryDataSourceTests {
         #expect(source.loadState.value.status == .finished)
     }
 }
+
+@Suite("Query-driven sources: lifetime", .timeLimit(.minutes(1)))
+struct QueryDataSourceLifetimeTests {
+    @Test func droppingTheSourceStopsItsDebounce() async {
+        let clock = ManualClock()
+        let text = MutableProperty("")
+        let made = Mutex(0)
+        weak var weakSource: QueryDataSource<String, Int>?
+        do {
+            let source = QueryDataSource<String, Int>(query: text.readOnly, debounce: .seconds(1), clock: clock) { _ in
+                made.withLock { $0 += 1 }
+                return SimpleDataSource(objects: [1])
+            }
+            weakSource = source
+            _ = source.snapshot
+            text.value = "a"
+            await clock.waitForSleepers(1)
+        }
+        #expect(weakSource == nil)
+        #expect(clock.sleeperCount == 0)
+        clock.advance(by: .seconds(2))
+        text.value = "b"
+        #expect(clock.sleeperCount == 0)
+        #expect(made.withLock { $0 } == 1)   // the initial query's source only
+    }
+}
