@@ -29,7 +29,7 @@ let package = Package(
             resources: [.copy("Resources/poem.txt")],
             swiftSettings: strict
         ),
-        .testTarget(name: "SignalsTests", dependencies: ["Signals"], swiftSettings: strict),
+        .testTarget(name: "SignalsTests", dependencies: ["Signals", "ReactiveSourcesTesting"], swiftSettings: strict),
         .testTarget(name: "ReactiveDemoTests", dependencies: ["reactive-demo", "ReactiveSources"], swiftSettings: strict),
         .testTarget(
             name: "ReactiveSourcesTests",

@@ -77,6 +77,12 @@ public struct ChangeSet: Hashable, Sendable {
         return changedRows * 2 > max(rows, 1) || changedSections * 2 > max(old.sections.count, 1)
     }
 
+    /// Number of row entries (deleted, inserted, moved, updated): the work of following this
+    /// change row by row.
+    public var rowChangeCount: Int {
+        deletedRows.count + insertedRows.count + movedRows.count + updatedRows.count
+    }
+
     /// Whether nothing changed.
     public var isEmpty: Bool {
         deletedSections.isEmpty && insertedSections.isEmpty && movedSections.isEmpty && retitledSections.isEmpty

@@ -7,8 +7,9 @@ import Signals
 ///
 /// Each parent update is followed through its change set, composed with those of skipped
 /// versions when updates were coalesced: O(k log n) for k changed rows. When the changes
-/// cannot be composed (see ``SnapshotUpdate/changes(since:)``) or do not fit, everything is
-/// derived again and diffed (O(n)).
+/// cannot be composed (see ``SnapshotUpdate/changes(since:)``), do not fit, or touch more
+/// than an eighth of the rows (a parent that filtered or sorted everything again), everything
+/// is derived again and diffed (O(n)).
 /// Touched only from the derived property's closure, which runs serially.
 final class Derivation<Transform: RowTransform>: @unchecked Sendable {
     typealias Base = Transform.Base
@@ -37,12 +38,19 @@ final class Derivation<Transform: RowTransform>: @unchecked Sendable {
         if let last, last.version == update.version { return previous }
         defer { last = update }
         if let last, let composed = update.version == last.version &+ 1 ? update.changes : update.changes(since: last.version),
+           !Self.isLarge(composed, in: update.snapshot),
            let parentChanges = ParentChanges(composed, old: last.snapshot, new: update.snapshot),
            let (snapshot, changes) = follow(parentChanges, from: last.snapshot, to: update.snapshot, own: previous.snapshot) {
             if changes.isEmpty { return previous }
             return previous.next(snapshot, changes: changes)
         }
         return rebuilt(from: update.snapshot, previous: previous)
+    }
+
+    /// Whether following `changes` row by row (O(k log n)) would cost more than deriving
+    /// everything again and diffing (O(n)): more changed rows than an eighth of the rows.
+    static func isLarge(_ changes: ChangeSet, in snapshot: Snapshot<Base>) -> Bool {
+        changes.rowChangeCount > 64 && changes.rowChangeCount * 8 > snapshot.objectCount
     }
 
     /// Derives everything again from `parent` and diffs against `previous`.

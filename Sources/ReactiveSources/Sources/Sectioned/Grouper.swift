@@ -7,8 +7,9 @@ import Signals
 /// Every parent row carries an order label (``RowLabel``: its parent section and a number
 /// that grows along the section), so the place of a row inside its keyed section is found by
 /// binary search, and a parent edit of k rows costs O(k log² n + sections log sections).
-/// A parent update that changes sections, empties or fills the parent, or runs out of room
-/// between two labels is grouped again from scratch (O(n)) and diffed.
+/// A parent update that changes sections, empties or fills the parent, touches more than an
+/// eighth of the rows, or runs out of room between two labels is grouped again from scratch
+/// (O(n)) and diffed.
 final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unchecked Sendable {
     private let parent: any DataSource<Object>
     private let key: @Sendable (Object) -> Key
@@ -47,6 +48,7 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
         if let last, last.version == update.version { return previous }
         defer { last = update }
         if let last, let changes = update.version == last.version &+ 1 ? update.changes : update.changes(since: last.version),
+           !(changes.rowChangeCount > 64 && changes.rowChangeCount * 8 > update.snapshot.objectCount),
            let (snapshot, ownChanges) = follow(changes, from: last.snapshot, to: update.snapshot, own: previous.snapshot) {
             return ownChanges.isEmpty ? previous : previous.next(snapshot, changes: ownChanges)
         }

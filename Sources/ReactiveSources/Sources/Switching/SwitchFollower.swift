@@ -1,0 +1,38 @@
+/// The state of a switching source's derived `updates`: which source it follows and which of
+/// its versions it last showed. Touched only from that property's reducing closure, which
+/// runs serially.
+final class SwitchFollower<Object: Hashable & Sendable>: @unchecked Sendable {
+    /// Whether a switch is one diff by identity (rows both sources show stay) instead of
+    /// all sections out and in.
+    private let diffsSwitches: Bool
+    private var followed: (any DataSource<Object>)?
+    private var followedVersion: UInt64 = 0
+
+    init(diffsSwitches: Bool = false) {
+        self.diffsSwitches = diffsSwitches
+    }
+
+    /// The next own update after `previous`, showing `source`'s current update:
+    /// - the same source as last time: its change since the version shown, composed from its
+    ///   recent change sets (O(size of the changes)); a diff by identity only when the gap
+    ///   cannot be bridged (sections changed, or more than 16 versions skipped);
+    /// - another source: one change set that deletes the old sections and inserts the new ones.
+    func next(_ previous: SnapshotUpdate<Object>, showing source: any DataSource<Object>) -> SnapshotUpdate<Object> {
+        let update = source.updates.value
+        defer {
+            followed = source
+            followedVersion = update.version
+        }
+        guard let followed else { return SnapshotUpdate(snapshot: update.snapshot) }
+        if followed === source {
+            guard update.version != followedVersion else { return previous }
+            let changes = update.changes(since: followedVersion) ?? ChangeSet(from: previous.snapshot, to: update.snapshot)
+            return previous.next(update.snapshot, changes: changes)
+        }
+        if diffsSwitches { return previous.next(update.snapshot, changes: ChangeSet(from: previous.snapshot, to: update.snapshot)) }
+        var changes = ChangeSet()
+        changes.deletedSections = Array(previous.snapshot.sections.indices)
+        changes.insertedSections = Array(update.snapshot.sections.indices)
+        return previous.next(update.snapshot, changes: changes)
+    }
+}
