@@ -134,10 +134,12 @@ struct QueryDataSourceTests {
         // "sw"'s fetch ignores cancellation and answers after "swi" has shown.
         let (gate, open) = AsyncStream.makeStream(of: Void.self)
         let (answered, answer) = AsyncStream.makeStream(of: Void.self)
+        let (started, start) = AsyncStream.makeStream(of: Void.self)
         let text = MutableProperty("")
         let source = QueryDataSource<String, Int>(query: text.readOnly, isEmpty: { $0.isEmpty }) { query in
             let fetcher = ClosurePageFetcher<Int> { _ in
                 if query == "sw" {
+                    start.yield()
                     // An unstructured task: the fetch's cancellation does not reach it.
                     await Task { for await _ in gate { break } }.value
                     defer { answer.yield() }
@@ -150,6 +152,8 @@ struct QueryDataSourceTests {
         source.fetchData()
         text.value = "sw"
         let slow = source.currentSource.value
+        // Let "sw"'s fetcher start (it may run in a task of its own) before typing on.
+        for await _ in started { break }
         text.value = "swi"
         for await state in source.loadState.values where state.status == .finished { break }
         #expect(source.snapshot.allObjects == [1, 2, 3])
