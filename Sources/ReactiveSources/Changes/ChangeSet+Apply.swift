@@ -13,9 +13,9 @@ extension ChangeSet {
     ///
     /// Complexity: O(n log n) in the size of the snapshots and the change.
     public func applied<Object>(to old: Snapshot<Object>, valuesFrom new: Snapshot<Object>) -> Snapshot<Object>? {
-        guard let layout = SlotLayout(
+        guard let layout = SectionLayout(
             oldCount: old.sections.count,
-            removed: deletedSections + movedSections.map(\.from),
+            deleted: deletedSections,
             inserted: insertedSections,
             moved: movedSections.map { ($0.from, $0.to) }
         ) else { return nil }
@@ -97,42 +97,6 @@ extension ChangeSet {
             result[index] = next.next()
         }
         return result.map { $0! }
-    }
-}
-
-/// Where each section of the new snapshot comes from when sections are removed, inserted
-/// and moved with batch-update semantics.
-private struct SlotLayout {
-    /// For each new index: the old section index, or `nil` for an inserted section.
-    var sources: [Int?]
-    /// For each old index: its new index, or -1 when it was deleted.
-    var oldToNew: [Int]
-
-    init?(oldCount: Int, removed: [Int], inserted: [Int], moved: [(from: Int, to: Int)]) {
-        var isRemoved = Array(repeating: false, count: oldCount)
-        for index in removed {
-            guard isRemoved.indices.contains(index), !isRemoved[index] else { return nil }
-            isRemoved[index] = true
-        }
-        let kept = (0..<oldCount).filter { !isRemoved[$0] }
-        var slots = [Int??](repeating: nil, count: kept.count + inserted.count + moved.count)
-        for index in inserted {
-            guard slots.indices.contains(index), slots[index] == nil else { return nil }
-            slots[index] = .some(nil)
-        }
-        for move in moved {
-            guard slots.indices.contains(move.to), slots[move.to] == nil else { return nil }
-            slots[move.to] = .some(move.from)
-        }
-        var next = kept.makeIterator()
-        for index in slots.indices where slots[index] == nil {
-            slots[index] = .some(next.next())
-        }
-        sources = slots.map { $0! }
-        oldToNew = Array(repeating: -1, count: oldCount)
-        for (newIndex, source) in sources.enumerated() {
-            if let source { oldToNew[source] = newIndex }
-        }
     }
 }
 
