@@ -57,9 +57,12 @@ final class DemoModel: Sendable {
             paging: Self.paging(for: options)
         )
         feedFetcher = fetcher
-        // No automatic retry: the demo shows each injected failure and retries by hand (n).
+        // The simulated API: no automatic retry, the demo shows each injected failure and
+        // retries by hand (n). A real API (--url): the library's default back-off (only
+        // transport errors, timeouts, 5xx and 429 are retried; a malformed page is not).
+        let retry: RetryPolicy = simulatedAPI == nil ? .default : .none
         feed = PaginatedDataSource(
-            name: "Feed", fetcher: fetcher, placeholders: .all, identity: { AnyHashable($0.id) }, retry: .none, nextPageRetry: .none
+            name: "Feed", fetcher: fetcher, placeholders: .all, identity: { AnyHashable($0.id) }, retry: retry, nextPageRetry: retry
         )
 
         let photoInterval = Duration.milliseconds(max(1, options.latencyMilliseconds / 2))
