@@ -1,5 +1,6 @@
 import Foundation
 import Signals
+import ReactiveSourcesTesting
 import Testing
 @testable import ReactiveSources
 
@@ -132,6 +133,7 @@ struct MultiConcurrencyTests {
                 checked += 1
                 let applied = new.changes.applied(to: old.snapshot, valuesFrom: new.snapshot)
                 #expect(applied == new.snapshot, "v\(new.version): \(new.changes)")
+                #expect(BatchUpdateValidator.stagedViolations(of: new.changes, from: old.snapshot, to: new.snapshot).isEmpty)
             }
         }
         #expect(checked > 100, "only \(checked) consecutive pairs observed")

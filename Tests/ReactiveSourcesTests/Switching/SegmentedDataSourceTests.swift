@@ -1,6 +1,7 @@
 import Foundation
 import Signals
 import Synchronization
+import ReactiveSourcesTesting
 import Testing
 import ReactiveSources
 
@@ -21,6 +22,8 @@ final class ChangeLogRecorder<Object: Hashable & Sendable>: @unchecked Sendable 
                     if changes.applied(to: seen, valuesFrom: snapshot) != snapshot {
                         problems.append("\(changes) does not turn \(seen) into \(snapshot)")
                     }
+                    let violations = BatchUpdateValidator.stagedViolations(of: changes, from: seen, to: snapshot)
+                    if !violations.isEmpty { problems.append("\(changes): \(violations)") }
                 }
                 seen = snapshot
             }
