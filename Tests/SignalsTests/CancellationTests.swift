@@ -180,7 +180,10 @@ struct CancellationTests {
         let callEnded = StopFlag()
         let body: @Sendable () -> Void = {
             entered.signal()
-            _ = release.wait(timeout: .now() + Self.timeout)
+            // Only a guard against a test that never releases: long enough that a slow run
+            // (ThreadSanitizer, a full suite on 2 cores, where the test's task can wait a
+            // minute to resume) is not mistaken for cancel() having waited for this call.
+            _ = release.wait(timeout: .now() + 10 * Self.timeout)
             callEnded.set()
         }
         let subscription: SignalSubscription
