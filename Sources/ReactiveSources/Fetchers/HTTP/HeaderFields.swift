@@ -5,9 +5,8 @@ import FoundationNetworking
 
 /// The header fields of an ``HTTPResponse``: a dictionary given by whoever made the
 /// response, or the fields of a `URLSession` response, turned into a dictionary only when
-/// someone asks for all of them. Most fetchers never read a header, and bridging every
-/// field to `String` cost a few thousand instructions a response on the thread that
-/// delivers it, before the fetch could resume. A single field is read from the `URLSession`
+/// someone asks for all of them. Most fetchers never read a header, so no field is bridged
+/// to `String` before the fetch resumes. A single field is read from the `URLSession`
 /// response directly (case-insensitively).
 ///
 /// Made on the thread that delivers the response and read on the fetch's: every stored

@@ -4,11 +4,8 @@
 ///
 /// A probe reads one control byte per slot it passes (seven bits of the hash value, or 0 for
 /// an empty slot); the 16-byte slot itself is read only when those bits match (a duplicate,
-/// or one probe in 128). The control bytes of a 5,000-object list take 8 KB, which stays
-/// in cache between pages where the slots (128 KB) do not: under callgrind with a 512 KB
-/// L2, checking a page over loopback HTTP misses that cache ~28 times on reads, against ~63
-/// when every probe read a slot (the check's median time went from ~6.4 to ~5.7 µs). Adding
-/// a page writes one control byte and one slot per new object. An identity is hashed once
+/// or one probe in 128). The control bytes stay in cache between pages where the slots do
+/// not (measurements in Benchmarks/BENCHMARKS.md, "HTTP"). Adding a page writes one control byte and one slot per new object. An identity is hashed once
 /// per received object, in place; only a full hash match compares two objects' identities.
 ///
 /// Positions count objects appended since the last ``removeAll()``; ``dropFirst(_:of:hash:)``
