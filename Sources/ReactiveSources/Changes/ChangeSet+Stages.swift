@@ -29,7 +29,9 @@ extension ChangeSet {
     /// A table view applies each stage in turn: set its data to `stage.snapshot` inside
     /// `performBatchUpdates`, delete and insert the sections and rows and perform the moves
     /// the stage lists, then, after the batch, reconfigure (or reload) `updatedRows` and
-    /// retitle `retitledSections` (new indexes). Complexity: O(sections + size of the change).
+    /// retitle `retitledSections` (new indexes). A change whose section indexes do not fit
+    /// `old` and `new` is returned as one stage, unchanged (check it with
+    /// `BatchUpdateValidator`). Complexity: O(sections + size of the change).
     public func stages<Object>(from old: Snapshot<Object>, to new: Snapshot<Object>) -> [ChangeStage<Object>] {
         guard needsStaging, let layout = SectionLayout(
             oldCount: old.sections.count, deleted: deletedSections, inserted: insertedSections,
