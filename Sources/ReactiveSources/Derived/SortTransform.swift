@@ -84,23 +84,13 @@ final class SortTransform<Object: Hashable & Sendable>: RowTransform, @unchecked
 
     func parentItem(ofOwn item: Int, state: Void) -> Int? { nil }
 
+    /// The first position whose row does not go before `value`. O(log n), one tree descent.
     static func lowerBound(of value: Object, in objects: RowStorage<Object>, _ less: (Object, Object) -> Bool) -> Int {
-        var low = 0
-        var high = objects.count
-        while low < high {
-            let middle = (low + high) / 2
-            if less(objects[middle], value) { low = middle + 1 } else { high = middle }
-        }
-        return low
+        objects.partitioningIndex { !less($0, value) }
     }
 
+    /// The first position whose row goes after `value`. O(log n), one tree descent.
     static func upperBound(of value: Object, in objects: RowStorage<Object>, _ less: (Object, Object) -> Bool) -> Int {
-        var low = 0
-        var high = objects.count
-        while low < high {
-            let middle = (low + high) / 2
-            if less(value, objects[middle]) { high = middle } else { low = middle + 1 }
-        }
-        return low
+        objects.partitioningIndex { less(value, $0) }
     }
 }

@@ -75,15 +75,15 @@ final class RowStorageNode<Element> {
     /// this shared one. O(capacity).
     @inlinable
     func copy() -> RowStorageNode {
+        // Reserving capacity in a shared buffer copies it in one bulk initialization (an
+        // `append(contentsOf:)` copies element by element in unspecialized code).
         if height == 0 {
-            var copied = ContiguousArray<Element>()
+            var copied = elements
             copied.reserveCapacity(Self.leafCapacity)
-            copied.append(contentsOf: elements)
             return RowStorageNode(leaf: copied)
         }
-        var copied = ContiguousArray<RowStorageNode>()
+        var copied = children
         copied.reserveCapacity(Self.innerCapacity)
-        copied.append(contentsOf: children)
         // The running counts stay shared until a count changes (an edit changes none).
         return RowStorageNode(height: height, children: copied, ends: ends)
     }

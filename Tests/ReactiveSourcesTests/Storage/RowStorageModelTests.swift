@@ -102,9 +102,11 @@ struct RowStorageModelTests {
         }
         if let violation = storage.invariantViolation() { return "final tree: \(violation)" }
         if Array(storage) != model { return "final contents differ from the model" }
+        if let failure = partitionFailure(storage, model, &generator) { return "final tree: \(failure)" }
         for (index, (version, expected)) in held.enumerated() {
             if let violation = version.invariantViolation() { return "held version \(index): \(violation)" }
             if Array(version) != expected { return "held version \(index) changed after later edits" }
+            if let failure = partitionFailure(version, expected, &generator) { return "held version \(index): \(failure)" }
             if (version == storage) != (expected == model) { return "held version \(index): == says \(version == storage)" }
             if !expected.isEmpty {
                 var rewritten = version
@@ -114,6 +116,19 @@ struct RowStorageModelTests {
                 rewritten[position] = WideRow(-1)
                 if rewritten == version { return "held version \(index): an edited copy compares equal" }
             }
+        }
+        return nil
+    }
+
+    /// Checks `partitioningIndex(where:)` against the model at the ends and at random split
+    /// points (ids are unique, so "belongs to the rows from k on" partitions the rows at k).
+    static func partitionFailure(_ storage: RowStorage<WideRow>, _ model: [WideRow], _ generator: inout SplitMix64) -> String? {
+        var splits = [0, model.count]
+        for _ in 0..<3 { splits.append(Int.random(in: 0...model.count, using: &generator)) }
+        for split in splits {
+            let second = Set(model[split...].map(\.id))
+            let found = storage.partitioningIndex { second.contains($0.id) }
+            if found != split { return "partitioningIndex found \(found), expected \(split) of \(model.count)" }
         }
         return nil
     }

@@ -1,0 +1,70 @@
+extension RowStorage {
+    /// The first index whose element satisfies `belongsInSecondPartition`, or `count` if none
+    /// does. The elements must be partitioned by it: every element that fails it comes before
+    /// every element that satisfies it (as for `lowerBound` / `upperBound` in sorted rows);
+    /// otherwise the result is some index, unspecified but in `0...count`.
+    ///
+    /// One descent of the tree: O(log n) calls of the predicate, and O(log² n / log chunk)
+    /// node reads (each inner level probes its children's first elements), against the
+    /// O(log² n) node reads of a binary search through the subscript.
+    @inlinable
+    public func partitioningIndex(where belongsInSecondPartition: (Element) throws -> Bool) rethrows -> Int {
+        let treeCount = self.treeCount
+        if !tail.isEmpty {
+            let inTail = treeCount == 0 ? true : !(try belongsInSecondPartition(tail[0]))
+            if inTail { return try treeCount + Self.partitioningIndex(in: tail, where: belongsInSecondPartition) }
+        }
+        guard let root else { return 0 }
+        return try withExtendedLifetime(root) {
+            unowned(unsafe) var node = root
+            var base = 0
+            while node.height > 0 {
+                // The last child whose first element fails the predicate holds the boundary
+                // (or ends right before it); child 0 if every first element satisfies it.
+                let (index, start) = try node.children.withUnsafeBufferPointer { children in
+                    var low = 1
+                    var high = children.count
+                    while low < high {
+                        let middle = (low + high) / 2
+                        if try belongsInSecondPartition(RowStorageNode.firstElement(of: children[middle])) {
+                            high = middle
+                        } else {
+                            low = middle + 1
+                        }
+                    }
+                    let index = low - 1
+                    return (index, index == 0 ? 0 : node.ends[index - 1])
+                }
+                base += start
+                node = node.children.withUnsafeBufferPointer { $0[index] }
+            }
+            return try base + Self.partitioningIndex(in: node.elements, where: belongsInSecondPartition)
+        }
+    }
+
+    /// Binary search for the partition point of one chunk. O(log chunk).
+    @inlinable
+    static func partitioningIndex(in chunk: ContiguousArray<Element>, where belongsInSecondPartition: (Element) throws -> Bool) rethrows -> Int {
+        try chunk.withUnsafeBufferPointer { elements in
+            var low = 0
+            var high = elements.count
+            while low < high {
+                let middle = (low + high) / 2
+                if try belongsInSecondPartition(elements[middle]) { high = middle } else { low = middle + 1 }
+            }
+            return low
+        }
+    }
+}
+
+extension RowStorageNode {
+    /// The first element of `node`'s subtree (never empty in a tree). O(height).
+    @inlinable
+    static func firstElement(of node: RowStorageNode) -> Element {
+        unowned(unsafe) var current = node
+        while current.height > 0 {
+            current = current.children.withUnsafeBufferPointer { $0[0] }
+        }
+        return current.elements.withUnsafeBufferPointer { $0[0] }
+    }
+}
