@@ -53,7 +53,7 @@ enum RowEditing {
             let first = values[start].0
             var end = start + 1
             while end < values.count && values[end].0 == first + (end - start) { end += 1 }
-            let run = values[start..<end].map(\.1)
+            let run = values[start..<end].map { $0.1 }
             if first == list.count {
                 list.append(contentsOf: run)
             } else {

@@ -22,7 +22,7 @@ final class SortTransform<Object: Hashable & Sendable>: RowTransform, @unchecked
         let sorted = parent.enumerated().sorted { lhs, rhs in
             less(lhs.element, rhs.element) || (!less(rhs.element, lhs.element) && lhs.offset < rhs.offset)
         }
-        return (RowStorage(sorted.lazy.map(\.element)), ())
+        return (RowStorage(sorted.lazy.map { $0.element }), ())
     }
 
     func follow(

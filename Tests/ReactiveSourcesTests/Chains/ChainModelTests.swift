@@ -15,7 +15,7 @@ struct ChainModelTests {
     static let order: @Sendable (Item, Item) -> Bool = { ($0.value, $0.id) < ($1.value, $1.id) }
     static let halve: @Sendable (Item) -> Item? = { $0.value.isMultiple(of: 2) ? Item(id: $0.id, value: $0.value / 2) : nil }
 
-    @Test("filter → sorted → sectioned and compactMap chains follow random edits", .timeLimit(.minutes(5)))
+    @Test("filter → sorted → sectioned and compactMap chains follow random edits", .timeLimit(.minutes(30)))
     func randomEditsMatchTheModel() async {
         await DerivedModelTests.runSequences(
             seed: reliabilitySeed(default: 0xC4A1_2026_1125), count: environmentInt("DERIVED_SEQUENCES", default: 100), steps: 40,

@@ -6,7 +6,8 @@ import Signals
 ///
 /// Every parent row carries an order label (``RowLabel``: its parent section and a number
 /// that grows along the section), so the place of a row inside its keyed section is found by
-/// binary search, and a parent edit of k rows costs O(k log² n + sections log sections).
+/// binary search, and a parent edit of k rows costs O(k log² n) when no section appears,
+/// empties or changes place, else O(k log² n + sections log sections).
 /// A parent update that changes sections, empties or fills the parent, touches more than an
 /// eighth of the rows, or runs out of room between two labels is grouped again from scratch
 /// (O(n)) and diffed.
@@ -19,8 +20,12 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
 
     /// The parent update last grouped.
     private var last: SnapshotUpdate<Object>?
-    /// The keys of the sections, in order, and each one's index.
+    /// The keys of the sections, in order.
     private var keys: [Key] = []
+    /// Each key's index in `keys`.
+    private var keyIndex: [Key: Int] = [:]
+    /// Each key's section title, computed once per key.
+    private var titles: [Key: String] = [:]
     /// For each key: the labels of its section's rows, aligned with the objects.
     private var labels: [Key: RowStorage<RowLabel>] = [:]
     /// For each parent section: the labels of its rows, aligned with its objects.
@@ -90,7 +95,7 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
         var arrivals: [Arrival] = []
         var inPlace: [(key: Key, label: RowLabel, object: Object)] = []
         var departureOfMove: [RowPath: Int] = [:]
-        let movedFrom = Set(edits.moves.map(\.from))
+        let movedFrom = Set(edits.moves.map { $0.from })
         for (section, sectionEdits) in edits.rows {
             let oldObjects = old.sections[section].objects
             for item in sectionEdits.removed {
@@ -146,58 +151,72 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
                   let arrival = arrivals.firstIndex(where: { $0.parentPath == move.to }) else { return nil }
             arrivals[arrival].departure = departure
         }
-        // 3. Edit the sections: changes in place, then removals, then insertions.
-        var objects: [Key: RowStorage<Object>] = [:]
-        for (index, sectionKey) in keys.enumerated() { objects[sectionKey] = own.sections[index].objects }
+        // 3. Edit the touched sections: changes in place, then removals, then insertions.
+        var touched: [Key: RowStorage<Object>] = [:]
+        func load(_ sectionKey: Key) {
+            if touched[sectionKey] == nil { touched[sectionKey] = keyIndex[sectionKey].map { own.sections[$0].objects } ?? [] }
+        }
         for change in inPlace {
             guard let rows = labels[change.key], let position = position(of: change.label, in: rows) else { return nil }
-            objects[change.key]![position] = change.object
+            load(change.key)
+            touched[change.key]![position] = change.object
         }
-        for (sectionKey, positions) in Dictionary(grouping: departures, by: \.key).mapValues({ $0.map(\.position).sorted(by: >) }) {
+        for (sectionKey, positions) in Dictionary(grouping: departures, by: { $0.key }).mapValues({ $0.map { $0.position }.sorted(by: >) }) {
+            load(sectionKey)
             for position in positions {
-                objects[sectionKey]!.remove(at: position)
+                touched[sectionKey]!.remove(at: position)
                 labels[sectionKey]!.remove(at: position)
             }
         }
         for arrival in arrivals {
+            load(arrival.key)
             var rows = labels[arrival.key] ?? []
-            var sectionObjects = objects[arrival.key] ?? []
-            let position = insertionPoint(of: arrival.label, object: arrival.object, labels: rows, objects: sectionObjects)
+            let position = insertionPoint(of: arrival.label, object: arrival.object, labels: rows, objects: touched[arrival.key]!)
             rows.insert(arrival.label, at: position)
-            sectionObjects.insert(arrival.object, at: position)
+            touched[arrival.key]!.insert(arrival.object, at: position)
             labels[arrival.key] = rows
-            objects[arrival.key] = sectionObjects
         }
         let oldKeys = keys
-        var newKeys = oldKeys.filter { !(objects[$0]?.isEmpty ?? true) }
-        var known = Set(newKeys)
-        for arrival in arrivals where known.insert(arrival.key).inserted { newKeys.append(arrival.key) }
-        for emptied in oldKeys where objects[emptied]?.isEmpty ?? true {
-            labels[emptied] = nil
-            objects[emptied] = nil
+        let oldIndex = keyIndex
+        var newKeys: [Key] = []
+        for arrival in arrivals where oldIndex[arrival.key] == nil && !newKeys.contains(arrival.key) { newKeys.append(arrival.key) }
+        let emptied = touched.filter { $0.value.isEmpty }.map { $0.key }
+        for sectionKey in emptied {
+            labels[sectionKey] = nil
+            titles[sectionKey] = nil
         }
-        keys = ordered(newKeys)
+        // Sections stay as they were (only rows changed) unless one appeared or emptied, or
+        // (in first-appearance order) a touched section's first row now orders it elsewhere.
+        let layoutKept = newKeys.isEmpty && emptied.isEmpty && touched.keys.allSatisfy { keepsItsPlace($0) }
+        if !layoutKept {
+            keys = ordered(oldKeys.filter { !(touched[$0]?.isEmpty ?? false) } + newKeys)
+            keyIndex = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
+        }
+        func objects(_ sectionKey: Key) -> RowStorage<Object>? {
+            touched[sectionKey] ?? oldIndex[sectionKey].map { own.sections[$0].objects }
+        }
         // 4. The change set, in old and new section indexes.
         var result = ChangeSet()
-        let newIndex = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
-        let oldIndex = Dictionary(uniqueKeysWithValues: oldKeys.enumerated().map { ($1, $0) })
-        let sectionMatch = Matching(old: oldKeys, new: keys)
-        for (index, partner) in sectionMatch.oldToNew.enumerated() where partner < 0 { result.deletedSections.append(index) }
-        var matchedOld: [Int] = []
-        var matchedNew: [Int] = []
-        for (index, partner) in sectionMatch.newToOld.enumerated() {
-            if partner < 0 { result.insertedSections.append(index) } else {
-                matchedOld.append(partner)
-                matchedNew.append(index)
+        if !layoutKept {
+            let sectionMatch = Matching(old: oldKeys, new: keys)
+            for (index, partner) in sectionMatch.oldToNew.enumerated() where partner < 0 { result.deletedSections.append(index) }
+            var matchedOld: [Int] = []
+            var matchedNew: [Int] = []
+            for (index, partner) in sectionMatch.newToOld.enumerated() {
+                if partner < 0 { result.insertedSections.append(index) } else {
+                    matchedOld.append(partner)
+                    matchedNew.append(index)
+                }
+            }
+            let stable = longestIncreasingSubsequenceMask(matchedOld)
+            for position in matchedOld.indices where !stable[position] {
+                result.movedSections.append(.init(from: matchedOld[position], to: matchedNew[position]))
             }
         }
-        let stable = longestIncreasingSubsequenceMask(matchedOld)
-        for position in matchedOld.indices where !stable[position] {
-            result.movedSections.append(.init(from: matchedOld[position], to: matchedNew[position]))
-        }
+        let newIndex = keyIndex
         func newPath(_ sectionKey: Key, _ label: RowLabel, _ object: Object) -> RowPath? {
-            guard let index = newIndex[sectionKey], oldIndex[sectionKey] != nil, let rows = labels[sectionKey],
-                  let position = position(of: label, object: object, in: rows, objects: objects[sectionKey]!) else { return nil }
+            guard let index = newIndex[sectionKey], oldIndex[sectionKey] != nil, let rows = labels[sectionKey], let sectionObjects = objects(sectionKey),
+                  let position = position(of: label, object: object, in: rows, objects: sectionObjects) else { return nil }
             return RowPath(item: position, section: index)
         }
         func oldPath(_ departure: Departure) -> RowPath? {
@@ -230,16 +249,43 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
         }
         result.normalize()
         result.movedRows.sort { $0.to < $1.to }
-        let sections = keys.map { sectionKey in
-            SnapshotSection(id: title(sectionKey), title: title(sectionKey), objects: objects[sectionKey]!)
+        var sections: [SnapshotSection<Object>]
+        if layoutKept {
+            sections = own.sections
+            for (sectionKey, rows) in touched { sections[newIndex[sectionKey]!].objects = rows }
+        } else {
+            sections = keys.map { sectionKey in
+                let sectionTitle = title(of: sectionKey)
+                return SnapshotSection(id: sectionTitle, title: sectionTitle, objects: objects(sectionKey)!)
+            }
         }
         return (Snapshot(sections: sections), result)
+    }
+
+    /// Whether the section of `sectionKey` (present, not empty) still stands where the
+    /// section order puts it. Always with an order by key; in first-appearance order, when
+    /// its first row still comes between its neighbours' (with rows ordered by object, the
+    /// first row is not the first label, so this says false).
+    private func keepsItsPlace(_ sectionKey: Key) -> Bool {
+        if sectionOrder.areInIncreasingOrder != nil { return true }
+        guard objectOrder == nil, let index = keyIndex[sectionKey], let first = labels[sectionKey]?.first else { return false }
+        if index > 0, let before = labels[keys[index - 1]]?.first, !(before < first) { return false }
+        if index + 1 < keys.count, let after = labels[keys[index + 1]]?.first, !(first < after) { return false }
+        return true
+    }
+
+    /// The title of `sectionKey`'s section, computed once per key.
+    private func title(of sectionKey: Key) -> String {
+        if let known = titles[sectionKey] { return known }
+        let computed = title(sectionKey)
+        titles[sectionKey] = computed
+        return computed
     }
 
     /// Orders section keys: by the section order, else by where each key first appears.
     private func ordered(_ sectionKeys: [Key]) -> [Key] {
         if let order = sectionOrder.areInIncreasingOrder { return sectionKeys.sorted(by: order) }
-        return sectionKeys.map { ($0, firstLabel(of: $0)) }.sorted { $0.1 < $1.1 }.map(\.0)
+        return sectionKeys.map { ($0, firstLabel(of: $0)) }.sorted { $0.1 < $1.1 }.map { $0.0 }
     }
 
     /// The smallest label of a section (its first row's, unless rows are ordered by object).
@@ -250,14 +296,14 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
 
     /// The position of the row labelled `label` in a section ordered by label only.
     private func position(of label: RowLabel, in rows: RowStorage<RowLabel>) -> Int? {
-        let index = lowerBound(rows.count) { rows[$0] < label }
+        let index = rows.partitioningIndex { !($0 < label) }
         return index < rows.count && rows[index] == label ? index : nil
     }
 
     /// The position of the row (`label`, `object`) in the section of `key` of `own`.
     private func position(of label: RowLabel, object: Object, in rows: RowStorage<RowLabel>, own: Snapshot<Object>, key sectionKey: Key) -> Int? {
         guard objectOrder != nil else { return position(of: label, in: rows) }
-        guard let index = keys.firstIndex(of: sectionKey) else { return nil }
+        guard let index = keyIndex[sectionKey] else { return nil }
         return position(of: label, object: object, in: rows, objects: own.sections[index].objects)
     }
 
@@ -269,7 +315,8 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
 
     /// Where the row (`label`, `object`) goes in a section.
     private func insertionPoint(of label: RowLabel, object: Object, labels rows: RowStorage<RowLabel>, objects: RowStorage<Object>) -> Int {
-        lowerBound(rows.count) { precedes(objects[$0], rows[$0], object, label) }
+        guard objectOrder != nil else { return rows.partitioningIndex { !($0 < label) } }
+        return lowerBound(rows.count) { precedes(objects[$0], rows[$0], object, label) }
     }
 
     /// The order of rows inside a section: the object order if any, then the parent's order.
@@ -316,6 +363,8 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
             parentLabels.append(RowStorage(sectionLabels))
         }
         keys = sectionOrder.areInIncreasingOrder.map { firstSeen.sorted(by: $0) } ?? firstSeen
+        keyIndex = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
+        titles = [:]
         labels = [:]
         var sections: [SnapshotSection<Object>] = []
         sections.reserveCapacity(keys.count)
@@ -329,7 +378,7 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
                 rowLabels = order.map { rowLabels[$0] }
             }
             labels[sectionKey] = RowStorage(rowLabels)
-            let sectionTitle = title(sectionKey)
+            let sectionTitle = title(of: sectionKey)
             sections.append(SnapshotSection(id: sectionTitle, title: sectionTitle, objects: RowStorage(objects)))
         }
         if sections.isEmpty, let placeholder = snapshot.sections.last?.placeholder {
