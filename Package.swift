@@ -30,7 +30,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "ReactiveSourcesTesting"], swiftSettings: strict),
-        .testTarget(name: "ReactiveDemoTests", dependencies: ["reactive-demo", "ReactiveSources"], swiftSettings: strict),
+        .testTarget(name: "ReactiveDemoTests", dependencies: ["reactive-demo", "ReactiveSources", "ReactiveSourcesTesting"], swiftSettings: strict),
         .testTarget(
             name: "ReactiveSourcesTests",
             dependencies: ["ReactiveSources", "ReactiveSourcesTesting"],

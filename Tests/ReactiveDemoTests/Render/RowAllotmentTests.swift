@@ -1,3 +1,4 @@
+import ReactiveSourcesTesting
 import Testing
 @testable import reactive_demo
 
@@ -21,7 +22,7 @@ import Testing
     /// Seeded: for random sections, heights and cursors the lines used never exceed the lines
     /// given (when a cursor row fits at all) and the cursor's row is always in its window.
     @Test func neverMoreLinesThanGivenAndTheCursorRowIsShown() {
-        var generator = SplitMix(seed: 0x5EED_2024)
+        var generator = SplitMix64(seed: 0x5EED_2024)
         for round in 0..<2_000 {
             let counts = (0..<Int.random(in: 1...7, using: &generator)).map { _ in Int.random(in: 0...30, using: &generator) }
             let lines = Int.random(in: 0...40, using: &generator)
@@ -39,18 +40,5 @@ import Testing
                 #expect(RowAllotment.visibleRange(rowCount: counts[focus], limit: limits[focus], cursorItem: cursor).contains(cursor), "\(context)")
             }
         }
-    }
-}
-
-/// A small seeded generator (SplitMix64), so failures reproduce.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
