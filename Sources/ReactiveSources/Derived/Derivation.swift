@@ -37,7 +37,7 @@ final class Derivation<Transform: RowTransform>: @unchecked Sendable {
     func next(_ previous: SnapshotUpdate<Object>, parent update: SnapshotUpdate<Base>) -> SnapshotUpdate<Object> {
         if let last, last.version == update.version { return previous }
         defer { last = update }
-        if let last, let composed = update.version == last.version &+ 1 ? update.changes : update.changes(since: last.version),
+        if let last, let composed = update.changes(since: last.version),
            !Self.isLarge(composed, in: update.snapshot),
            let parentChanges = ParentChanges(composed, old: last.snapshot, new: update.snapshot),
            let (snapshot, changes) = follow(parentChanges, from: last.snapshot, to: update.snapshot, own: previous.snapshot) {

@@ -41,12 +41,14 @@ public struct SnapshotUpdate<Object: Hashable & Sendable>: Sendable {
         log = ChangeLog(version: version, changes: changes, previous: log)
     }
 
-    /// The change from the snapshot of version `version` to this one, composed from the
-    /// recent change sets, or `nil` when that version is too old (more than
-    /// 64 updates back), not older than this one, or when a change in between
-    /// added, removed or moved sections. O(size of the changes).
+    /// The change from the snapshot of version `version` to this one: ``changes`` itself for
+    /// the version just before (whatever it changed), else composed from the recent change
+    /// sets. `nil` when that version is too old (more than 64 updates back), not older than
+    /// this one, or when two or more changes in between added, removed or moved sections.
+    /// O(size of the changes).
     public func changes(since version: UInt64) -> ChangeSet? {
         guard version < self.version else { return nil }
+        if version &+ 1 == self.version { return changes }
         var entries: [ChangeSet] = []
         var entry = log
         while let current = entry, current.version > version {

@@ -75,7 +75,7 @@ final class MainActorDelivery<Object: Hashable & Sendable>: @unchecked Sendable 
         var composed = ChangeSet()
         var version = last.version
         for update in updates where update.version != version {
-            let step = update.version == version &+ 1 ? update.changes : update.changes(since: version)
+            let step = update.changes(since: version)
             guard let step, let next = composed.followed(by: step) else {
                 return ChangeSet(from: last.snapshot, to: updates[updates.count - 1].snapshot)
             }

@@ -215,6 +215,19 @@ struct SkippedVersionTests {
         #expect(source.updates.value.changes(since: source.updates.value.version - 200) == nil)
         #expect(source.updates.value.changes(since: source.updates.value.version - 10)?.insertedRows.count == 10)
     }
+
+    @Test func theChangeSinceTheVersionJustBeforeIsTheUpdatesOwnEvenWhenItAddsASection() {
+        let parent = SimpleDataSource(objects: [1, 2])
+        let sectioned = SectionedDataSource(child: parent, key: { $0 % 10 })
+        let before = sectioned.updates.value.version
+        parent.append([13])
+        let update = sectioned.updates.value
+        #expect(update.version == before + 1)
+        #expect(update.changes.insertedSections == [2])
+        #expect(update.changes(since: before) == update.changes, "one step back is always bridged, sections or not")
+        parent.append([24])
+        #expect(sectioned.updates.value.changes(since: before) == nil, "two steps that add sections are not composed")
+    }
 }
 
 @Suite("Sectioned follows every kind of edit")

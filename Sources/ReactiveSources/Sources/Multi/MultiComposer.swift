@@ -143,7 +143,7 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
         }
         let range = offset..<(offset + record.composedCount)
         // The child's change since the version composed last (skipped versions composed).
-        let childChanges = update.version == record.version &+ 1 ? update.changes : update.changes(since: record.version)
+        let childChanges = update.changes(since: record.version)
         let translatable = childChanges.map {
             isTranslatable(update, changes: $0, childPlaceholder: childPlaceholder, record: record, newCount: newCount, newPlaceholder: newPlaceholder)
         } ?? false

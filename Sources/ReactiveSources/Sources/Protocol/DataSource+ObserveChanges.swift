@@ -29,7 +29,6 @@ final class ChangeContinuity<Object: Hashable & Sendable>: @unchecked Sendable {
         guard let last else {
             return ChangeSet(from: Snapshot(), to: update.snapshot)
         }
-        if update.version == last.version &+ 1 { return update.changes }
         if update.version == last.version { return ChangeSet() }
         return update.changes(since: last.version) ?? ChangeSet(from: last.snapshot, to: update.snapshot)
     }

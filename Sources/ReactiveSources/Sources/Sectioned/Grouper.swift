@@ -52,7 +52,7 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
         let update = parent.updates.value
         if let last, last.version == update.version { return previous }
         defer { last = update }
-        if let last, let changes = update.version == last.version &+ 1 ? update.changes : update.changes(since: last.version),
+        if let last, let changes = update.changes(since: last.version),
            !(changes.rowChangeCount > 64 && changes.rowChangeCount * 8 > update.snapshot.objectCount),
            let (snapshot, ownChanges) = follow(changes, from: last.snapshot, to: update.snapshot, own: previous.snapshot) {
             return ownChanges.isEmpty ? previous : previous.next(snapshot, changes: ownChanges)
