@@ -4,14 +4,16 @@ import Signals
 /// The selected rows of a source, per section, under a ``SelectionPolicy`` per section id
 /// (for a ``MultiDataSource``, a child's name: `["Size": .exactlyOne, "Toppings": .upTo(2)]`).
 ///
-/// - **Follows the rows.** A selected row keeps its selection while it moves, and while its
-///   content changes (an update of a row with the same identity: its `id` for
-///   `Identifiable` objects, else the object itself). A deleted row leaves the selection for
-///   good (re-adding it later does not reselect it); so do the rows of a deleted section.
-///   Each source update is followed through its change set: O(change + selected × log n),
-///   not O(n). When the change set cannot be had (more than 64 updates were skipped, or
-///   sections changed in between) or does not fit, the selected identities are looked up
-///   again in their sections (by section id): O(size of those sections).
+/// - **Follows the rows.** A selected row keeps its selection while it moves within its
+///   section, and while its content changes (an update of a row with the same identity: its
+///   `id` for `Identifiable` objects, else the object itself). A deleted row, or one that
+///   moves to another section, leaves the selection for good (re-adding it later does not
+///   reselect it); so do the rows of a deleted section. Each source update is followed
+///   through its change set: O(change + selected × log n), not O(n). When the change set
+///   cannot be had (more than 64 updates were skipped, or sections changed in between),
+///   does not fit, or replaces a selected section (deletes it and inserts one with the same
+///   id, as a derived source does after a large change), the selected identities are looked
+///   up again in their sections (by section id): O(size of those sections).
 /// - **Minimums.** A minimum refuses explicit deselection. With
 ///   ``SelectionPolicy/Preselection/first`` a section is also topped up to its minimum with
 ///   its first unselected rows (at creation, when it gains rows, when selected rows are
@@ -27,7 +29,7 @@ import Signals
 /// (it may read properties; it must not call this selection).
 public final class Selection<Object: Hashable & Sendable>: Sendable {
     private let source: any DataSource<Object>
-    private let core: SelectionCore<Object>
+    let core: SelectionCore<Object>
     /// Written after every edit, so ``state`` recomputes.
     private let edits = MutableProperty<UInt64>(0, equals: nil)
     /// The source's current update with the selection over it. Observe it to get rows and

@@ -22,6 +22,8 @@ final class SelectionCore<Object: Hashable & Sendable>: @unchecked Sendable {
     /// Per section id: the selected rows, oldest selection first.
     private var chosen: [String: [Entry]] = [:]
     private var revision: UInt64 = 0
+    /// How many times the selection was looked up again by identity (for tests).
+    private(set) var lookups = 0
     private var cached: SelectedSnapshot<Object>?
 
     init(update: SnapshotUpdate<Object>, policy: @escaping @Sendable (_ sectionID: String) -> SelectionPolicy) {
@@ -58,13 +60,27 @@ final class SelectionCore<Object: Hashable & Sendable>: @unchecked Sendable {
                 for section in PathTranslation.sectionsGainingRows(changes) { topUp(section) }
                 return
             }
-            if let translation = PathTranslation(changes, oldSectionCount: old.snapshot.sections.count),
+            if !replacesSelectedSections(changes, old: old.snapshot),
+               let translation = PathTranslation(changes, oldSectionCount: old.snapshot.sections.count),
                let shrunk = moveEntries(through: translation) {
                 for section in PathTranslation.sectionsGainingRows(changes).union(shrunk) { topUp(section) }
                 return
             }
         }
         refind()
+    }
+
+    /// Whether `changes` deletes a section with selected rows that the new snapshot still has
+    /// (by id): a source that replaced its sections rather than edit them (a large change),
+    /// whose selection is then looked up again rather than dropped. O(deleted sections +
+    /// sections when one is selected).
+    private func replacesSelectedSections(_ changes: ChangeSet, old: Snapshot<Object>) -> Bool {
+        let selectedIDs = changes.deletedSections.compactMap { index in
+            old.sections.indices.contains(index) && chosen[old.sections[index].id] != nil ? old.sections[index].id : nil
+        }
+        guard !selectedIDs.isEmpty else { return false }
+        let ids = Set(update.snapshot.sections.lazy.map(\.id))
+        return selectedIDs.contains(where: ids.contains)
     }
 
     /// Moves every entry to its new path; drops deleted rows. Returns the new indexes of the
@@ -82,10 +98,15 @@ final class SelectionCore<Object: Hashable & Sendable>: @unchecked Sendable {
                     if let section = translation.newSection(ofOld: entry.path.section) { shrunk.insert(section) }
                     continue
                 }
-                guard sections.indices.contains(path.section), sections[path.section].id == id,
+                guard sections.indices.contains(path.section),
                       path.item >= 0, path.item < sections[path.section].objects.count else { return nil }
                 let key = identity(sections[path.section].objects[path.item])
                 guard key == entry.key || translation.updated.contains(path) else { return nil }
+                // A row moved to another section leaves the selection (each section has its rules).
+                guard sections[path.section].id == id else {
+                    if let section = translation.newSection(ofOld: entry.path.section) { shrunk.insert(section) }
+                    continue
+                }
                 kept.append(Entry(key: key, path: path))
             }
             if !kept.isEmpty { moved[id] = kept }
@@ -98,6 +119,7 @@ final class SelectionCore<Object: Hashable & Sendable>: @unchecked Sendable {
     /// Finds the selected identities again in their sections (by section id), in row order
     /// for repeated identities; drops those not found, then tops up every section.
     private func refind() {
+        lookups += 1
         let sections = update.snapshot.sections
         var found: [String: [Entry]] = [:]
         var lost = false
