@@ -5,15 +5,19 @@ import Foundation
 ///
 /// Touched only while the Signals graph is locked (from the selection's derived property and
 /// from the body of a `modify`), so no two calls ever overlap.
-final class SelectionCore<Object: Hashable & Sendable>: @unchecked Sendable {
-    /// One selected row: its object's identity and its path in ``update``.
-    struct Entry {
-        var key: AnyHashable
-        var path: RowPath
-    }
+/// One selected row of a ``SelectionCore``: its object's identity and its path.
+struct SelectedRow {
+    var key: AnyHashable
+    var path: RowPath
+}
 
-    /// Whether `Object` is `Identifiable` (then rows are keyed by `id`).
-    private let isIdentifiable = Object.self is any Identifiable.Type
+final class SelectionCore<Object: Hashable & Sendable>: @unchecked Sendable {
+    /// One selected row (not nested in this generic class, so the tables of them are
+    /// compiled for their concrete type).
+    typealias Entry = SelectedRow
+
+    /// An object's identity: its `id` for `Identifiable` objects, else the object itself.
+    private let identity: (Object) -> AnyHashable = makeIdentity()
     private let policyFor: @Sendable (_ sectionID: String) -> SelectionPolicy
     /// Each section's rules, asked once per section id.
     private var policies: [String: SelectionPolicy] = [:]
@@ -36,7 +40,7 @@ final class SelectionCore<Object: Hashable & Sendable>: @unchecked Sendable {
     var value: SelectedSnapshot<Object> {
         if let cached { return cached }
         var paths: [RowPath] = []
-        for entries in chosen.values { paths.append(contentsOf: entries.lazy.map(\.path)) }
+        for entries in chosen.values { for entry in entries { paths.append(entry.path) } }
         paths.sort()
         let value = SelectedSnapshot(update: update, selectedPaths: paths, revision: revision)
         cached = value
@@ -79,7 +83,7 @@ final class SelectionCore<Object: Hashable & Sendable>: @unchecked Sendable {
             old.sections.indices.contains(index) && chosen[old.sections[index].id] != nil ? old.sections[index].id : nil
         }
         guard !selectedIDs.isEmpty else { return false }
-        let ids = Set(update.snapshot.sections.lazy.map(\.id))
+        let ids = Set(update.snapshot.sections.lazy.map { $0.id })
         return selectedIDs.contains(where: ids.contains)
     }
 
@@ -90,6 +94,9 @@ final class SelectionCore<Object: Hashable & Sendable>: @unchecked Sendable {
         let sections = update.snapshot.sections
         var moved: [String: [Entry]] = [:]
         var shrunk = Set<Int>()
+        // The section last read (entries of one id are usually all in one section).
+        var sectionIndex = -1
+        var section = SnapshotSection<Object>()
         for (id, entries) in chosen {
             var kept: [Entry] = []
             kept.reserveCapacity(entries.count)
@@ -98,12 +105,16 @@ final class SelectionCore<Object: Hashable & Sendable>: @unchecked Sendable {
                     if let section = translation.newSection(ofOld: entry.path.section) { shrunk.insert(section) }
                     continue
                 }
-                guard sections.indices.contains(path.section),
-                      path.item >= 0, path.item < sections[path.section].objects.count else { return nil }
-                let key = identity(sections[path.section].objects[path.item])
+                if path.section != sectionIndex {
+                    guard sections.indices.contains(path.section) else { return nil }
+                    sectionIndex = path.section
+                    section = sections[path.section]
+                }
+                guard path.item >= 0, path.item < section.objects.count else { return nil }
+                let key = identity(section.objects[path.item])
                 guard key == entry.key || translation.updated.contains(path) else { return nil }
                 // A row moved to another section leaves the selection (each section has its rules).
-                guard sections[path.section].id == id else {
+                guard section.id == id else {
                     if let section = translation.newSection(ofOld: entry.path.section) { shrunk.insert(section) }
                     continue
                 }
@@ -167,7 +178,7 @@ final class SelectionCore<Object: Hashable & Sendable>: @unchecked Sendable {
         var entries = chosen[id] ?? []
         guard entries.count < rules.minimum else { return }
         let objects = sections[section].objects
-        let taken = Set(entries.lazy.filter { $0.path.section == section }.map(\.path.item))
+        let taken = Set(entries.lazy.filter { $0.path.section == section }.map { $0.path.item })
         let before = entries.count
         var item = 0
         while entries.count < rules.minimum && item < objects.count {
@@ -244,12 +255,13 @@ final class SelectionCore<Object: Hashable & Sendable>: @unchecked Sendable {
     }
 
     /// An object's identity: its `id` when `Object` is `Identifiable`, else the object.
-    private func identity(_ object: Object) -> AnyHashable {
-        guard isIdentifiable, let identified = object as? any Identifiable else { return AnyHashable(object) }
-        return Self.id(of: identified)
+    private static func makeIdentity() -> (Object) -> AnyHashable {
+        guard let identifiable = Object.self as? any Identifiable.Type else { return { AnyHashable($0) } }
+        return identityByID(identifiable)
     }
 
-    private static func id(of object: some Identifiable) -> AnyHashable {
-        AnyHashable(object.id)
+    private static func identityByID<Identified: Identifiable>(_: Identified.Type) -> (Object) -> AnyHashable {
+        precondition(Object.self == Identified.self)
+        return { object in AnyHashable(unsafeBitCast(object, to: Identified.self).id) }
     }
 }
