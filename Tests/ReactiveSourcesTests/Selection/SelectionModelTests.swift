@@ -167,6 +167,54 @@ struct SelectionModelTests {
         return nil
     }
 
+    @Test("selections and source edits from several threads keep every value consistent")
+    func concurrentEditsStayConsistent() async {
+        let parent = SimpleDataSource<Item>(name: "p", objects: (0..<60).map { Item(id: $0, value: $0 % 30) })
+        let chain = parent.sorted(by: Self.order).sectioned(by: Self.group, title: { String($0) })
+        let selection = Selection(source: chain, policies: Self.policies)
+        let problems = Locked<[String]>([])
+        let watch = selection.state.observe { state in
+            var perSection: [Int: Int] = [:]
+            for path in state.selectedPaths {
+                if state.snapshot.object(at: path) == nil { problems.withLock { $0.append("path \(path) is not an object row") } }
+                perSection[path.section, default: 0] += 1
+            }
+            for (section, count) in perSection {
+                let id = state.snapshot.sections[section].id
+                if let maximum = Self.policies[id]?.maximum, count > maximum { problems.withLock { $0.append("\(count) selected in \(id)") } }
+            }
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for worker in 0..<2 {
+                group.addTask {
+                    var random = SplitMix64(seed: UInt64(worker + 1))
+                    for step in 0..<300 {
+                        if random.chance(50) {
+                            parent.append([Item(id: 1_000 * (worker + 1) + step, value: Int.random(in: 0..<30, using: &random))])
+                        } else if parent.snapshot.objectCount > 10 {
+                            _ = try? parent.remove(at: Int.random(in: 0..<10, using: &random))
+                        }
+                    }
+                }
+                group.addTask {
+                    var random = SplitMix64(seed: UInt64(worker + 10))
+                    for _ in 0..<300 {
+                        let path = RowPath(item: Int.random(in: 0..<20, using: &random), section: Int.random(in: 0..<3, using: &random))
+                        if random.chance(70) { try? selection.select(at: path) } else { try? selection.deselect(at: path) }
+                    }
+                }
+            }
+        }
+        watch.cancel()
+        let state = selection.state.value
+        #expect(state.snapshot == chain.snapshot)
+        #expect(problems.withLock { $0 }.isEmpty, "\(problems.withLock { $0.prefix(3) })")
+        let sizeSection = state.snapshot.sections.firstIndex { $0.id == "0" }
+        if let sizeSection, state.snapshot.sections[sizeSection].objects.count > 0 {
+            #expect(state.selectedObjects(inSection: sizeSection).count == 1, "the exactly-one section stays valid")
+        }
+    }
+
     static func randomPath(in snapshot: Snapshot<Item>, _ random: inout SplitMix64) -> RowPath {
         let sections = snapshot.sections.indices.filter { !snapshot.sections[$0].objects.isEmpty }
         let section = sections[Int.random(in: 0..<sections.count, using: &random)]
