@@ -92,6 +92,11 @@ struct PizzaOrderTests {
         #expect(multi.snapshot.sections.map(\.title) == ["A", "", "A", "A#2"])
         let spliced = MultiDataSource(children: [SimpleDataSource(name: "A", objects: [1])], splicesChildSections: true)
         #expect(spliced.snapshot.sections.map(\.id) == ["A.A"])
+        // Ids given at creation win over names; empty or missing ones fall back to the name.
+        let given = MultiDataSource(children: children, sectionIDs: ["size", "", "size"])
+        #expect(given.sectionIDs == ["size", "#1", "size#2", "A#2"])
+        #expect(given.snapshot.sections.map(\.title) == ["A", "", "A", "A#2"])
+        #expect(MultiDataSource(children: children, sectionIDs: ["a", "b", "c", "d", "extra"]).sectionIDs == ["a", "b", "c", "d"])
     }
 
     @Test func badInputIsRefusedAndChangesNothing() throws {

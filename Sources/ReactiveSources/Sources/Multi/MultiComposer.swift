@@ -52,7 +52,7 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
     /// The composed snapshot; written only by the composer, under `lock`.
     @usableFromInline let published: MutableProperty<SnapshotUpdate<Object>>
     @usableFromInline let names: [String]
-    /// The section id of each child (see ``sectionIDs(forNames:)``).
+    /// The section id of each child (see ``sectionIDs(forNames:given:)``).
     @usableFromInline let ids: [String]
     @usableFromInline let splices: Bool
     @usableFromInline let lock = NSLock()
@@ -60,9 +60,9 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
 
     /// Composes the children's current snapshots. Call ``attach(to:)`` next.
     @usableFromInline
-    init(children: [any DataSource<Object>], splices: Bool) {
+    init(children: [any DataSource<Object>], sectionIDs: [String]?, splices: Bool) {
         names = children.map(\.name)
-        ids = Self.sectionIDs(forNames: names)
+        ids = Self.sectionIDs(forNames: names, given: sectionIDs ?? [])
         self.splices = splices
         var sections: [SnapshotSection<Object>] = []
         for (index, child) in children.enumerated() {
@@ -191,13 +191,15 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
         childSections.count == 1 ? childSections[0].objects : RowStorage(childSections.lazy.flatMap(\.objects))
     }
 
-    /// The section id of each child: its name, or, for an empty or repeated name,
-    /// `"<name>#<index>"` (`"#2"` for an unnamed third child), so ids never collide. O(children).
+    /// The section id of each child: the id given for it (`given[index]`, when present and
+    /// not empty), else its name; an empty or repeated one gets `"#<index>"` appended (`"#2"`
+    /// for an unnamed third child), so ids never collide. O(children).
     @usableFromInline
-    static func sectionIDs(forNames names: [String]) -> [String] {
+    static func sectionIDs(forNames names: [String], given: [String]) -> [String] {
         var taken = Set<String>()
         return names.enumerated().map { index, name in
-            var id = name.isEmpty ? "#\(index)" : name
+            let wanted = index < given.count && !given[index].isEmpty ? given[index] : name
+            var id = wanted.isEmpty ? "#\(index)" : wanted
             while !taken.insert(id).inserted { id += "#\(index)" }
             return id
         }
