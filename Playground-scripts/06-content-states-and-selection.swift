@@ -111,15 +111,21 @@ let sizes = SimpleDataSource(name: "Size", objects: ["Small", "Medium", "Large"]
 let toppings = SimpleDataSource(name: "Toppings", objects: ["Basil", "Olives", "Chili", "Garlic"])
 let order = MultiDataSource(name: "Pizza", children: [sizes, toppings])
 
-// A Multi source's sections are identified by child index ("0", "1", ...).
-let choice = Selection(source: order) { sectionID in
-    sectionID == "0" ? SelectionPolicy(minimum: 1, maximum: 1) : SelectionPolicy(maximum: 2)
-}
-try choice.select(at: RowPath(row: 1, section: 0))    // Medium
+// A Multi's sections are named by its children. A size is required (the first one is
+// preselected, so the order is valid at once); at most two toppings.
+let choice = Selection(source: order, policies: ["Size": .exactlyOne, "Toppings": .upTo(2)])
+print("  to start: \(choice.selectedObjects)")   // ["Small"]
+try choice.select(at: RowPath(row: 1, section: 0))    // Medium replaces Small
 try choice.select(at: RowPath(row: 0, section: 1))    // Basil
 try choice.select(at: RowPath(row: 2, section: 1))    // Chili
 try choice.select(at: RowPath(row: 3, section: 1))    // Garlic: evicts Basil, the oldest
 print("  selected: \(choice.selectedObjects)")
+
+// One subscription gives the rows and the selection over them, always from one snapshot.
+let watch = choice.state.observe(emitsCurrentValue: false) { state in
+    let sizes = state.snapshot.sections[0].objects.map { state.selectedObjects(inSection: "Size").contains($0) ? "[\($0)]" : $0 }
+    print("  sizes: \(sizes.joined(separator: " ")); toppings: \(state.selectedObjects(inSection: "Toppings"))")
+}
 // END README
 
 func attempt(_ what: String, _ body: () throws(SelectionError) -> Void) {
@@ -135,14 +141,11 @@ attempt("choose Large instead") { () throws(SelectionError) in try choice.select
 attempt("deselect Large") { () throws(SelectionError) in try choice.deselect(at: RowPath(row: 2, section: 0)) }
 attempt("select row 9") { () throws(SelectionError) in try choice.select(at: RowPath(row: 9, section: 1)) }
 
-// Selections are kept by object identity: they follow objects that move, and objects that
-// disappear leave the selection. The `selection` property is observable and derived.
-let watch = choice.selection.observe(emitsCurrentValue: false) { selection in
-    let sections = selection.sorted { $0.key < $1.key }.map { "section \($0.key): \($0.value.joined(separator: ", "))" }
-    print("  selection changed: \(sections.joined(separator: "; "))")
-}
+// Selections follow the rows through each change set: a moved row stays selected, a
+// deleted one leaves the selection, and the size section falls back to its first row.
 try toppings.move(from: 3, to: 0)        // Garlic moves to the top: still selected
 print("  toppings now: \(toppings.objects), Garlic selected? \(choice.isSelected(at: RowPath(row: 0, section: 1)))")
 try toppings.remove(at: 3)               // Chili sold out: dropped from the selection
+try sizes.remove(at: 2)                  // Large sold out: Small is chosen instead
 print("  selected: \(choice.selectedObjects)")
 watch.cancel()

@@ -130,7 +130,20 @@ extension ChangeSet {
         precondition(Object.self == Identified.self)
         let old = unsafeBitCast(old, to: [Identified].self)
         let new = unsafeBitCast(new, to: [Identified].self)
-        return Matching(old: old.map(\.id), new: new.map(\.id))
+        let oldIDs = old.map { $0.id }
+        let newIDs = new.map { $0.id }
+        // This code is not specialised for the client's types: a hash table of generic keys
+        // pays a runtime metadata lookup per operation. Common id types get a specialised one.
+        if Identified.ID.self == Int.self {
+            return Matching(old: unsafeBitCast(oldIDs, to: [Int].self), new: unsafeBitCast(newIDs, to: [Int].self))
+        }
+        if Identified.ID.self == String.self {
+            return Matching(old: unsafeBitCast(oldIDs, to: [String].self), new: unsafeBitCast(newIDs, to: [String].self))
+        }
+        if Identified.ID.self == UUID.self {
+            return Matching(old: unsafeBitCast(oldIDs, to: [UUID].self), new: unsafeBitCast(newIDs, to: [UUID].self))
+        }
+        return Matching(old: oldIDs, new: newIDs)
     }
 
     private mutating func diffPlaceholders<Object>(old: Snapshot<Object>, new: Snapshot<Object>, sectionMatch: Matching) {

@@ -38,7 +38,7 @@ extension DataSource {
     }
 
     /// A ``MultiDataSource`` showing this source followed by `others` (each child's sections
-    /// in turn; see ``MultiDataSource/init(name:children:splicesChildSections:)``).
+    /// in turn; see ``MultiDataSource/init(name:children:sectionIDs:splicesChildSections:)``).
     public func composed(
         with others: any DataSource<Object>..., name: String = "", splicesChildSections: Bool = false
     ) -> MultiDataSource<Object> {

@@ -74,8 +74,40 @@ final class Derivation<Transform: RowTransform>: @unchecked Sendable {
     /// `previous`, or `previous` when nothing visible changed.
     func rederive(_ previous: SnapshotUpdate<Object>) -> SnapshotUpdate<Object> {
         let update = parent.updates.value
-        last = update
+        defer { last = update }
+        if let last, last.version == update.version, let next = rederivedInPlace(from: update.snapshot, previous: previous) {
+            return next
+        }
         return rebuilt(from: update.snapshot, previous: previous)
+    }
+
+    /// The update after a parameter change over the parent rows already followed, when the
+    /// transform can say which rows left and arrived (see ``RowTransform/rederivedEdits(from:to:)``):
+    /// derived again (O(n)) but not diffed. `nil` when it cannot tell (nothing is changed then).
+    private func rederivedInPlace(from parent: Snapshot<Base>, previous: SnapshotUpdate<Object>) -> SnapshotUpdate<Object>? {
+        let own = previous.snapshot
+        guard states.count == parent.sections.count, own.sections.count == parent.sections.count else { return nil }
+        var sections: [SnapshotSection<Object>] = []
+        var newStates: [Transform.SectionState?] = []
+        var changes = ChangeSet()
+        sections.reserveCapacity(parent.sections.count)
+        newStates.reserveCapacity(parent.sections.count)
+        for (index, parentSection) in parent.sections.enumerated() {
+            guard let oldState = states[index] else { return nil }
+            let (objects, state) = transform.build(parentSection.objects)
+            guard let edits = transform.rederivedEdits(from: oldState, to: state) else { return nil }
+            // The placeholder, if any, is unchanged (the parent's is) and stays last.
+            var section = own.sections[index]
+            changes.deletedRows.append(contentsOf: edits.deleted.lazy.map { RowPath(item: $0, section: index) })
+            changes.insertedRows.append(contentsOf: edits.inserted.lazy.map { RowPath(item: $0, section: index) })
+            section.objects = objects
+            sections.append(section)
+            newStates.append(state)
+        }
+        states = newStates
+        if changes.isEmpty { return previous }
+        changes.normalize()
+        return previous.next(Snapshot(sections: sections), changes: changes)
     }
 
     /// The own snapshot and change set after the parent's `changes`, or `nil` if they cannot

@@ -18,10 +18,23 @@ final class FilterTransform<Object: Hashable & Sendable>: RowTransform, @uncheck
 
     func build(_ parent: RowStorage<Object>) -> (objects: RowStorage<Object>, state: RankedBits) {
         let isIncluded = self.isIncluded
-        let bits = parent.map(isIncluded)
+        // One pass over the parent's chunks (no per-row tree lookup).
+        var bits = RankedBits.Builder()
         var objects: [Object] = []
-        for (object, kept) in zip(parent, bits) where kept { objects.append(object) }
-        return (RowStorage(objects), RankedBits(bits))
+        parent.withChunks { chunk in
+            for object in chunk {
+                let kept = isIncluded(object)
+                bits.append(kept)
+                if kept { objects.append(object) }
+            }
+        }
+        return (RowStorage(objects), bits.finish())
+    }
+
+    /// The rows whose bit changed: a parameter change over the same parent rows only hides
+    /// and shows rows, never reorders them. O(n / 64 + changed rows).
+    func rederivedEdits(from old: RankedBits, to new: RankedBits) -> (deleted: [Int], inserted: [Int])? {
+        old.differences(to: new)
     }
 
     func follow(

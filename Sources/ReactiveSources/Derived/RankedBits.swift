@@ -29,6 +29,98 @@ struct RankedBits {
         rebuildTrees()
     }
 
+    /// Builds bits by appending them, a word at a time: O(n / 64) words written.
+    struct Builder {
+        private var blocks: [Block] = []
+        private var block = Block()
+
+        init() {}
+
+        mutating func append(_ bit: Bool) {
+            if block.count == RankedBits.blockBits {
+                blocks.append(block)
+                block = Block()
+            }
+            block.append(bit)
+        }
+
+        func finish() -> RankedBits {
+            RankedBits(blocks: blocks + [block])
+        }
+    }
+
+    private init(blocks: [Block]) {
+        self.blocks = blocks
+        rebuildTrees()
+    }
+
+    /// Between these bits and `other` (of the same count): the ranks, among this one's
+    /// ones, of the ones that `other` clears (ascending), and the ranks, among `other`'s
+    /// ones, of the ones it sets (ascending); `nil` when the counts differ.
+    /// O(n / 64 + differences), word by word.
+    func differences(to other: RankedBits) -> (deleted: [Int], inserted: [Int])? {
+        guard count == other.count else { return nil }
+        var deleted: [Int] = []
+        var inserted: [Int] = []
+        var oldRank = 0
+        var newRank = 0
+        var old = WordCursor(self)
+        var new = WordCursor(other)
+        var remaining = count
+        while remaining > 0 {
+            let width = min(64, remaining)
+            let a = old.next(width)
+            let b = new.next(width)
+            if a == b {
+                oldRank += a.nonzeroBitCount
+                newRank += a.nonzeroBitCount
+            } else {
+                for bit in 0..<width {
+                    let mask: UInt64 = 1 << UInt64(bit)
+                    let was = a & mask != 0
+                    let now = b & mask != 0
+                    if was && !now { deleted.append(oldRank) }
+                    if now && !was { inserted.append(newRank) }
+                    if was { oldRank += 1 }
+                    if now { newRank += 1 }
+                }
+            }
+            remaining -= width
+        }
+        return (deleted, inserted)
+    }
+
+    /// Reads the bits of a ``RankedBits`` in order, `width` (at most 64) at a time.
+    private struct WordCursor {
+        let blocks: [Block]
+        var block = 0
+        var offset = 0
+
+        init(_ bits: RankedBits) {
+            blocks = bits.blocks
+        }
+
+        /// The next `width` bits, the first in the lowest bit.
+        mutating func next(_ width: Int) -> UInt64 {
+            var result: UInt64 = 0
+            var filled = 0
+            while filled < width {
+                while offset >= blocks[block].count {
+                    block += 1
+                    offset = 0
+                }
+                let current = blocks[block]
+                let take = min(width - filled, current.count - offset, 64 - (offset & 63))
+                let word = current.words[offset >> 6] >> UInt64(offset & 63)
+                let mask: UInt64 = take == 64 ? ~0 : (1 << UInt64(take)) - 1
+                result |= (word & mask) << UInt64(filled)
+                filled += take
+                offset += take
+            }
+            return result
+        }
+    }
+
     /// The bit at `index`.
     func bit(at index: Int) -> Bool {
         let (block, offset) = locate(index)
@@ -139,6 +231,16 @@ private struct Block {
             remaining -= ones
         }
         return count
+    }
+
+    /// Appends `bit` after the last bit. O(1).
+    mutating func append(_ bit: Bool) {
+        if count & 63 == 0 { words.append(0) }
+        if bit {
+            words[count >> 6] |= 1 << UInt64(count & 63)
+            ones += 1
+        }
+        count += 1
     }
 
     mutating func insert(_ bit: Bool, at index: Int) {

@@ -1,41 +1,62 @@
 import Foundation
 import Signals
 
-/// The selected objects of a source, per section, under a ``SelectionPolicy`` per section.
+/// The selected rows of a source, per section, under a ``SelectionPolicy`` per section id
+/// (for a ``MultiDataSource``, a child's name: `["Size": .exactlyOne, "Toppings": .upTo(2)]`).
 ///
-/// - Selections are remembered by object and section identity (``SnapshotSection/id``), so they
-///   survive snapshot updates while the selected objects are still in their section;
-///   objects that disappear from a published snapshot are dropped from the selection for
-///   good (re-adding them later does not reselect them). A section can fall below its
-///   minimum this way: minimums only refuse explicit deselection.
-/// - Selected objects come back in row order, whatever the order of selection.
-/// - For a ``MultiDataSource``, ``selectedObjects`` lists the selections of every section.
+/// - **Follows the rows.** A selected row keeps its selection while it moves within its
+///   section, and while its content changes (an update of a row with the same identity: its
+///   `id` for `Identifiable` objects, else the object itself). A deleted row, or one that
+///   moves to another section, leaves the selection for good (re-adding it later does not
+///   reselect it); so do the rows of a deleted section. Each source update is followed
+///   through its change set: O(change + selected × log n), not O(n). When the change set
+///   cannot be had (more than 64 updates were skipped, or sections changed in between),
+///   does not fit, or replaces a selected section (deletes it and inserts one with the same
+///   id, as a derived source does after a large change), the selected identities are looked
+///   up again in their sections (by section id): O(size of those sections).
+/// - **Minimums.** A minimum refuses explicit deselection. With
+///   ``SelectionPolicy/Preselection/first`` a section is also topped up to its minimum with
+///   its first unselected rows (at creation, when it gains rows, when selected rows are
+///   deleted, after ``clear()``); without it, a deleted row can leave a section below its
+///   minimum.
+/// - **One value.** ``state`` holds the source's update and the selection over it, so one
+///   observer gets rows and selection that belong together. Selected objects come back in
+///   row order, whatever the order of selection.
 ///
-/// Thread-safe. ``selection`` is an observable, derived property: it updates when the
-/// selection changes and when the source publishes a snapshot that drops selected objects.
+/// Thread-safe: every member may be called from any thread. The selection observes the
+/// source until it is deinitialised (it holds the source; the source does not hold it).
+/// `policy` is called once per section id, while the Signals graph is locked: keep it pure
+/// (it may read properties; it must not call this selection).
 public final class Selection<Object: Hashable & Sendable>: Sendable {
-    /// Per section id: the selected objects, oldest selection first.
-    private let chosen = MutableProperty<[String: [Object]]>([:])
     private let source: any DataSource<Object>
-    private let policy: @Sendable (_ sectionID: String) -> SelectionPolicy
-    /// The selected objects per section (section index -> objects in row order), for the
-    /// current snapshot.
+    let core: SelectionCore<Object>
+    /// Written after every edit, so ``state`` recomputes.
+    private let edits = MutableProperty<UInt64>(0, equals: nil)
+    /// The source's current update with the selection over it. Observe it to get rows and
+    /// selection in one subscription; it changes when either does.
+    public let state: Property<SelectedSnapshot<Object>>
+    /// The selected objects per section index, in row order (the ``state``'s
+    /// ``SelectedSnapshot/bySection``); changes only when they do.
     public let selection: Property<[Int: [Object]]>
-    /// Forgets chosen objects that a published snapshot no longer holds in their section.
-    private let pruning: SignalSubscription
+    /// Keeps ``state`` following every update of the source.
+    private let following: SignalSubscription
 
-    /// Creates a selection over `source`, with `policy(sectionID)` deciding each section's rules.
+    /// Creates a selection over `source`, with `policy(sectionID)` deciding each section's
+    /// rules. Sections whose policy preselects are topped up at once.
     public init(source: any DataSource<Object>, policy: @escaping @Sendable (_ sectionID: String) -> SelectionPolicy) {
         self.source = source
-        self.policy = policy
-        let chosen = self.chosen
-        let snapshots = source.updates
-        selection = Property {
-            Self.visible(chosen.value, in: snapshots.value.snapshot)
+        let core = SelectionCore(update: source.updates.value, policy: policy)
+        self.core = core
+        let edits = edits
+        let updates = source.updates
+        let state = Property<SelectedSnapshot<Object>>(equals: { $0.update.version == $1.update.version && $0.revision == $1.revision }) {
+            _ = edits.value
+            core.follow(updates.value)
+            return core.value
         }
-        pruning = snapshots.observe(emitsCurrentValue: false) { update in
-            chosen.modify { Self.prune(&$0, to: update.snapshot) }
-        }
+        self.state = state
+        selection = Property { state.value.bySection }
+        following = state.observe(emitsCurrentValue: false) { _ in }
     }
 
     /// Creates a selection with the same policy in every section.
@@ -43,128 +64,86 @@ public final class Selection<Object: Hashable & Sendable>: Sendable {
         self.init(source: source, policy: { _ in policy })
     }
 
-    /// Selects the object at `path`. Selecting an already selected object does nothing.
-    /// Beyond the section's maximum, the oldest selection in that section is evicted.
-    /// Throws ``SelectionError`` for an invalid path, a placeholder row or an unselectable section.
+    /// Creates a selection with `policies[sectionID]` in the sections named there and
+    /// `otherwise` in the others (for a Multi, its children's names are the section ids).
+    public convenience init(source: any DataSource<Object>, policies: [String: SelectionPolicy], otherwise: SelectionPolicy = .multiple) {
+        self.init(source: source, policy: { policies[$0] ?? otherwise })
+    }
+
+    /// Selects the object at `path` (a path of the source's current snapshot). Selecting an
+    /// already selected object does nothing. Beyond the section's maximum, the oldest
+    /// selection in that section is evicted. O(selected in the section).
+    /// Throws ``SelectionError`` for an invalid path, a placeholder row or an unselectable
+    /// section; nothing changes then.
     public func select(at path: RowPath) throws(SelectionError) {
-        let snapshot = source.snapshot
-        let (section, object) = try resolve(path, in: snapshot)
-        let sectionID = snapshot.sections[section].id
-        let rules = policy(sectionID)
-        if rules.maximum == 0 { throw .notSelectable(section: section) }
-        chosen.modify { chosen in
-            var selected = Self.present(chosen[sectionID] ?? [], in: snapshot.sections[section])
-            guard !selected.contains(object) else { return }
-            selected.append(object)
-            if let maximum = rules.maximum, selected.count > maximum {
-                selected.removeFirst(selected.count - maximum)
-            }
-            chosen[sectionID] = selected
-        }
+        try edit { core throws(SelectionError) in try core.select(at: path) }
     }
 
     /// Deselects the object at `path`; deselecting an unselected object does nothing.
     /// Throws ``SelectionError/belowMinimum(section:minimum:)`` when that would leave fewer
     /// than the section's minimum selected, or another ``SelectionError`` for a bad path.
     public func deselect(at path: RowPath) throws(SelectionError) {
-        let snapshot = source.snapshot
-        let (section, object) = try resolve(path, in: snapshot)
-        let sectionID = snapshot.sections[section].id
-        let rules = policy(sectionID)
-        var refused = false
-        chosen.modify { chosen in
-            var selected = Self.present(chosen[sectionID] ?? [], in: snapshot.sections[section])
-            guard let position = selected.firstIndex(of: object) else { return }
-            guard selected.count > rules.minimum else {
-                refused = true
-                return
-            }
-            selected.remove(at: position)
-            chosen[sectionID] = selected
-        }
-        if refused { throw .belowMinimum(section: section, minimum: rules.minimum) }
+        try edit { core throws(SelectionError) in try core.deselect(at: path) }
     }
 
     /// Selects the row if it is not selected, deselects it otherwise (same errors).
     public func toggle(at path: RowPath) throws(SelectionError) {
-        if isSelected(at: path) {
-            try deselect(at: path)
-        } else {
-            try select(at: path)
-        }
-    }
-
-    /// Whether the object at `path` is selected; false for invalid paths.
-    public func isSelected(at path: RowPath) -> Bool {
-        let (section, _) = (path.section, path.item)
-        guard let object = source.snapshot.object(at: path) else { return false }
-        return selection.value[section]?.contains(object) ?? false
-    }
-
-    /// The selected objects of `section`, in row order; empty for an invalid section.
-    public func selectedObjects(inSection section: Int) -> [Object] {
-        selection.value[section] ?? []
-    }
-
-    /// The selected objects of every section, section by section, each in row order.
-    public var selectedObjects: [Object] {
-        selection.value.sorted { $0.key < $1.key }.flatMap(\.value)
-    }
-
-    /// The index paths of the selected objects, in order.
-    public var selectedPaths: [RowPath] {
-        let snapshot = source.snapshot
-        return Self.visible(chosen.value, in: snapshot).sorted { $0.key < $1.key }.flatMap { section, objects in
-            objects.compactMap { object in
-                snapshot.sections[section].objects.firstIndex(of: object).map { RowPath(item: $0, section: section) }
+        try edit { core throws(SelectionError) in
+            if core.isSelected(at: path) {
+                try core.deselect(at: path)
+            } else {
+                try core.select(at: path)
             }
         }
     }
 
-    /// Clears the selection of every section (minimums do not apply).
+    /// Whether the object at `path` is selected; false for invalid paths. O(log selected).
+    public func isSelected(at path: RowPath) -> Bool {
+        state.value.isSelected(at: path)
+    }
+
+    /// The selected objects of `section`, in row order; empty for an invalid section.
+    public func selectedObjects(inSection section: Int) -> [Object] {
+        state.value.selectedObjects(inSection: section)
+    }
+
+    /// The selected objects of the section whose id is `id` (a Multi child's name), in row
+    /// order; empty when no section has that id.
+    public func selectedObjects(inSection id: String) -> [Object] {
+        state.value.selectedObjects(inSection: id)
+    }
+
+    /// The selected objects of every section, section by section, each in row order.
+    public var selectedObjects: [Object] {
+        state.value.selectedObjects
+    }
+
+    /// The index paths of the selected objects, ascending.
+    public var selectedPaths: [RowPath] {
+        state.value.selectedPaths
+    }
+
+    /// Clears the selection of every section (minimums do not apply), then tops up the
+    /// sections whose policy preselects.
     public func clear() {
-        chosen.value = [:]
+        edit { core in core.clear() }
     }
 
-    private func resolve(_ path: RowPath, in snapshot: Snapshot<Object>) throws(SelectionError) -> (Int, Object) {
-        let (section, _) = (path.section, path.item)
-        guard let row = snapshot.row(at: path) else {
-            throw .invalidPath(path)
+    /// Runs `body` on the core brought up to the source's latest update, with the graph locked
+    /// (so it never overlaps ``state``'s computation), and makes ``state`` recompute.
+    private func edit<Failure: Error>(_ body: (SelectionCore<Object>) throws(Failure) -> Void) throws(Failure) {
+        let updates = source.updates
+        let core = core
+        let result: Result<Void, Failure> = edits.modify { count in
+            core.follow(updates.value)
+            do throws(Failure) {
+                try body(core)
+                count &+= 1
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
         }
-        guard let object = row.object else { throw .placeholderRow(path) }
-        return (section, object)
-    }
-
-    /// The chosen objects still present in `section`, in selection order.
-    private static func present(_ objects: [Object], in section: SnapshotSection<Object>) -> [Object] {
-        guard !objects.isEmpty else { return [] }
-        let members = Set(section.objects)
-        return objects.filter(members.contains)
-    }
-
-    /// Drops chosen objects (and sections) that `snapshot` no longer holds, so an object that
-    /// is removed and later re-added comes back unselected.
-    private static func prune(_ chosen: inout [String: [Object]], to snapshot: Snapshot<Object>) {
-        guard !chosen.isEmpty else { return }
-        var sectionsByID: [String: SnapshotSection<Object>] = [:]
-        for section in snapshot.sections where chosen[section.id] != nil {
-            sectionsByID[section.id] = section
-        }
-        for (sectionID, objects) in chosen {
-            let kept = sectionsByID[sectionID].map { present(objects, in: $0) } ?? []
-            if kept.count != objects.count { chosen[sectionID] = kept.isEmpty ? nil : kept }
-        }
-    }
-
-    /// Per section index, the chosen objects still present, in row order.
-    private static func visible(_ chosen: [String: [Object]], in snapshot: Snapshot<Object>) -> [Int: [Object]] {
-        var result: [Int: [Object]] = [:]
-        for (index, section) in snapshot.sections.enumerated() {
-            guard let objects = chosen[section.id], !objects.isEmpty else { continue }
-            let wanted = Set(objects)
-            let inRowOrder = Array(section.objects.filter(wanted.contains))
-            if !inRowOrder.isEmpty { result[index] = inRowOrder }
-        }
-        return result
+        try result.get()
     }
 }

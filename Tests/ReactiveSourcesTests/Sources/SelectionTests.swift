@@ -58,7 +58,7 @@ struct SelectionTests {
 
     @Test func multiExposesSelectionsOfAllSections() throws {
         let multi = MultiDataSource(children: [SimpleDataSource(name: "A", objects: [1, 2]), SimpleDataSource(name: "B", objects: [3, 4])])
-        let selection = Selection(source: multi, policy: { $0 == "0" ? .single : .multiple })
+        let selection = Selection(source: multi, policies: ["A": .single])
         try selection.select(at: RowPath(item: 0, section: 0))
         try selection.select(at: RowPath(item: 1, section: 0))
         try selection.select(at: RowPath(item: 1, section: 1))

@@ -52,20 +52,23 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
     /// The composed snapshot; written only by the composer, under `lock`.
     @usableFromInline let published: MutableProperty<SnapshotUpdate<Object>>
     @usableFromInline let names: [String]
+    /// The section id of each child (see ``sectionIDs(forNames:given:)``).
+    @usableFromInline let ids: [String]
     @usableFromInline let splices: Bool
     @usableFromInline let lock = NSLock()
     @usableFromInline var records: [ChildRecord] = []
 
     /// Composes the children's current snapshots. Call ``attach(to:)`` next.
     @usableFromInline
-    init(children: [any DataSource<Object>], splices: Bool) {
+    init(children: [any DataSource<Object>], sectionIDs: [String]?, splices: Bool) {
         names = children.map(\.name)
+        ids = Self.sectionIDs(forNames: names, given: sectionIDs ?? [])
         self.splices = splices
         var sections: [SnapshotSection<Object>] = []
         for (index, child) in children.enumerated() {
             let update = child.updates.value
             let state = child.loadState.value
-            let composed = Self.compose(update.snapshot, state: state, name: names[index], index: index, splices: splices)
+            let composed = Self.compose(update.snapshot, state: state, name: names[index], id: ids[index], splices: splices)
             records.append(ChildRecord(
                 version: update.version, state: state, childSectionCount: update.snapshot.sections.count,
                 childPlaceholder: Self.lastPlaceholder(of: update.snapshot.sections),
@@ -123,7 +126,7 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
         let childPlaceholder = Self.lastPlaceholder(of: childSections)
         // Splicing needs the composed sections up front; a flattened child needs only its
         // placeholder until the objects are replaced rather than changed in place.
-        let spliced = splices ? Self.compose(update.snapshot, state: state, name: names[index], index: index, splices: true) : nil
+        let spliced = splices ? Self.compose(update.snapshot, state: state, name: names[index], id: ids[index], splices: true) : nil
         let newCount = spliced?.count ?? 1
         let newPlaceholder = spliced.map { $0.last?.placeholder } ?? Self.flattenedPlaceholder(of: childSections, last: childPlaceholder, state: state)
         records[index] = ChildRecord(
@@ -153,7 +156,7 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
             ? childChanges!
             : ChangeSet(
                 from: Snapshot(sections: Array(published.value.snapshot.sections[range])),
-                to: Snapshot(sections: spliced ?? [Self.flattened(childSections, placeholder: newPlaceholder, name: names[index], index: index)])
+                to: Snapshot(sections: spliced ?? [Self.flattened(childSections, placeholder: newPlaceholder, name: names[index], id: ids[index])])
             )
         changes = changes.translated(oldOffset: offset, newOffset: offset)
         changes.normalize()
@@ -188,18 +191,32 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
         childSections.count == 1 ? childSections[0].objects : RowStorage(childSections.lazy.flatMap(\.objects))
     }
 
+    /// The section id of each child: the id given for it (`given[index]`, when present and
+    /// not empty), else its name; an empty or repeated one gets `"#<index>"` appended (`"#2"`
+    /// for an unnamed third child), so ids never collide. O(children).
+    @usableFromInline
+    static func sectionIDs(forNames names: [String], given: [String]) -> [String] {
+        var taken = Set<String>()
+        return names.enumerated().map { index, name in
+            let wanted = index < given.count && !given[index].isEmpty ? given[index] : name
+            var id = wanted.isEmpty ? "#\(index)" : wanted
+            while !taken.insert(id).inserted { id += "#\(index)" }
+            return id
+        }
+    }
+
     /// The sections a child contributes: one flattened section, or its own sections
     /// (at least one) when splicing; with a status placeholder when it has nothing to show.
     @usableFromInline
-    static func compose(_ snapshot: Snapshot<Object>, state: LoadState, name: String, index: Int, splices: Bool) -> [SnapshotSection<Object>] {
+    static func compose(_ snapshot: Snapshot<Object>, state: LoadState, name: String, id: String, splices: Bool) -> [SnapshotSection<Object>] {
         var sections: [SnapshotSection<Object>]
         if splices {
             sections = snapshot.sections.map { section in
                 var section = section
-                section.id = "\(index).\(section.id)"
+                section.id = "\(id).\(section.id)"
                 return section
             }
-            if sections.isEmpty { sections = [SnapshotSection(id: "\(index)", title: name)] }
+            if sections.isEmpty { sections = [SnapshotSection(id: id, title: name)] }
             let last = sections.count - 1
             if sections[last].placeholder == nil {
                 sections[last].placeholder = sections.allSatisfy({ $0.objects.isEmpty })
@@ -209,14 +226,14 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
         }
         let childSections = snapshot.sections
         let placeholder = flattenedPlaceholder(of: childSections, last: lastPlaceholder(of: childSections), state: state)
-        return [flattened(childSections, placeholder: placeholder, name: name, index: index)]
+        return [flattened(childSections, placeholder: placeholder, name: name, id: id)]
     }
 
     /// The one section of a flattened child: its objects, then `placeholder`.
     @usableFromInline
-    static func flattened(_ childSections: [SnapshotSection<Object>], placeholder: Placeholder?, name: String, index: Int) -> SnapshotSection<Object> {
+    static func flattened(_ childSections: [SnapshotSection<Object>], placeholder: Placeholder?, name: String, id: String) -> SnapshotSection<Object> {
         SnapshotSection(
-            id: String(index), title: name,
+            id: id, title: name,
             objects: flattenedObjects(childSections),
             placeholder: placeholder
         )

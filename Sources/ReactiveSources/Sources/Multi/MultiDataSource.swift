@@ -34,9 +34,11 @@ import Signals
 ///   in its own section, and the others are unaffected. With `splicesChildSections`, each
 ///   child's own sections are spliced in instead (a child then occupies as many sections as
 ///   it has, at least one).
-/// - **Section identity.** Each composed section's `id` is the child's index (`"0"`, `"1"`,
-///   ...), or `"<index>.<child section id>"` when splicing, so sections of different
-///   children never collide.
+/// - **Section identity.** Each composed section's `id` is the id given for the child, else
+///   the child's name (see ``sectionIDs``: an empty or repeated one gets `"#<index>"`
+///   appended), or
+///   `"<that id>.<child section id>"` when splicing, so a selection policy or a lookup can
+///   name a child's section (`"Size"`) and sections of different children never collide.
 /// - **Mixed element types.** Children must share `Object`; map differing children to a
 ///   common type (usually an enum) with ``DataSource/map(_:)``.
 /// - **Aggregate status.** See ``MultiLoadAggregator``: loading while any child loads,
@@ -52,18 +54,27 @@ public final class MultiDataSource<Object: Hashable & Sendable>: DataSource {
     /// Whether each child's own sections are spliced in (see the type's documentation).
     public let splicesChildSections: Bool
     public let updates: Property<SnapshotUpdate<Object>>
+    /// The section id of each child, in child order: the id given at creation, else its
+    /// name, made unique (an empty or repeated one becomes `"<id>#<index>"`, e.g. `"#1"` for
+    /// an unnamed second child).
+    /// When splicing, the child's sections are `"<id>.<child section id>"`.
+    public var sectionIDs: [String] { composer.ids }
+    @usableFromInline let composer: MultiComposer<Object>
     @usableFromInline let aggregator: MultiLoadAggregator
     @usableFromInline let childSubscriptions: [SignalSubscription]
 
-    /// Creates a composed source over `children`. Inlinable: the composition code is then
-    /// compiled for the client's `Object` (unspecialised, each array operation on it costs a
-    /// runtime metadata lookup).
+    /// Creates a composed source over `children`. Each child's section is identified by
+    /// `sectionIDs[index]` when given (and not empty), else by the child's name; ids are made
+    /// unique (see ``sectionIDs``), and extra `sectionIDs` are ignored. Inlinable: the
+    /// composition code is then compiled for the client's `Object` (unspecialised, each array
+    /// operation on it costs a runtime metadata lookup).
     @inlinable
-    public init(name: String = "", children: [any DataSource<Object>], splicesChildSections: Bool = false) {
+    public init(name: String = "", children: [any DataSource<Object>], sectionIDs: [String]? = nil, splicesChildSections: Bool = false) {
         self.name = name
         self.children = children
         self.splicesChildSections = splicesChildSections
-        let composer = MultiComposer<Object>(children: children, splices: splicesChildSections)
+        let composer = MultiComposer<Object>(children: children, sectionIDs: sectionIDs, splices: splicesChildSections)
+        self.composer = composer
         let published = composer.published
         updates = published.readOnly
         // Content is judged from the children themselves, which are always current; the
