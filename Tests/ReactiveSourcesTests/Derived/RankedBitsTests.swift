@@ -1,3 +1,4 @@
+import ReactiveSourcesTesting
 import Testing
 @testable import ReactiveSources
 

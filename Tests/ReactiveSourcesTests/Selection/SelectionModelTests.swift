@@ -1,3 +1,4 @@
+import ReactiveSourcesTesting
 import Foundation
 import Signals
 import Testing
