@@ -23,7 +23,7 @@ final class CompactMapTransform<Base: Hashable & Sendable, Object: Hashable & Se
 
     func follow(
         _ edits: ParentChanges.Edits, old: RowStorage<Base>, new: RowStorage<Base>, objects: inout RowStorage<Object>, state bits: inout RankedBits
-    ) -> OwnEdits {
+    ) -> OwnEdits? {
         var own = OwnEdits()
         var ownRemoved: [Int] = []
         for item in edits.removed where bits.bit(at: item) {

@@ -33,7 +33,10 @@ extension DataSource {
 
     /// The objects sorted by `areInIncreasingOrder` within each section. A parent edit of
     /// k rows costs O(k log n) comparisons (see ``DerivedDataSource``); the first derivation
-    /// sorts stably.
+    /// sorts stably. `areInIncreasingOrder` must be a strict weak ordering; with one that is
+    /// not (a `Double` key that can be NaN), the rows are still the parent's, in an
+    /// unspecified order, and a parent edit whose row cannot be found derives the section
+    /// again (O(n log n)).
     public func sorted(by areInIncreasingOrder: @escaping @Sendable (Object, Object) -> Bool) -> DerivedDataSource<Object, Object> {
         DerivedDataSource(parent: self, transform: SortTransform(areInIncreasingOrder))
     }

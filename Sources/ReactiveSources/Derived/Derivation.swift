@@ -1,3 +1,4 @@
+import Foundation
 import Signals
 
 /// Follows a parent source's updates through a ``RowTransform``: the one implementation of
@@ -10,7 +11,8 @@ import Signals
 /// cannot be composed (see ``SnapshotUpdate/changes(since:)``), do not fit, or touch more
 /// than an eighth of the rows (a parent that filtered or sorted everything again), everything
 /// is derived again and diffed (O(n)).
-/// Touched only from the derived property's closure, which runs serially.
+/// Its state changes only in the derived property's closure, which runs serially, under
+/// `lock`; ``parentPath(ofOwn:own:parent:)`` reads it under `lock` from any thread.
 final class Derivation<Transform: RowTransform>: @unchecked Sendable {
     typealias Base = Transform.Base
     typealias Object = Transform.Object
@@ -21,6 +23,10 @@ final class Derivation<Transform: RowTransform>: @unchecked Sendable {
     /// Per section (parallel to the own snapshot's sections); optional so a section's state
     /// can be taken out while it changes (changing it in place in the array would copy it).
     private var states: [Transform.SectionState?] = []
+    /// The own and parent versions `states` belong to.
+    private var statesVersions: (own: UInt64, parent: UInt64)?
+    /// Guards the state above against readers on other threads (``parentPath(ofOwn:own:parent:)``).
+    private let lock = NSLock()
 
     init(parent: any DataSource<Base>, transform: Transform) {
         self.parent = parent
@@ -35,6 +41,14 @@ final class Derivation<Transform: RowTransform>: @unchecked Sendable {
 
     /// As ``next(_:)``, for the parent update `update`.
     func next(_ previous: SnapshotUpdate<Object>, parent update: SnapshotUpdate<Base>) -> SnapshotUpdate<Object> {
+        lock.withLock {
+            let result = nextLocked(previous, parent: update)
+            statesVersions = (result.version, update.version)
+            return result
+        }
+    }
+
+    private func nextLocked(_ previous: SnapshotUpdate<Object>, parent update: SnapshotUpdate<Base>) -> SnapshotUpdate<Object> {
         if let last, last.version == update.version { return previous }
         defer { last = update }
         if let last, let composed = update.changes(since: last.version),
@@ -74,11 +88,17 @@ final class Derivation<Transform: RowTransform>: @unchecked Sendable {
     /// `previous`, or `previous` when nothing visible changed.
     func rederive(_ previous: SnapshotUpdate<Object>) -> SnapshotUpdate<Object> {
         let update = parent.updates.value
-        defer { last = update }
-        if let last, last.version == update.version, let next = rederivedInPlace(from: update.snapshot, previous: previous) {
-            return next
+        return lock.withLock {
+            defer { last = update }
+            var result: SnapshotUpdate<Object>
+            if let last, last.version == update.version, let next = rederivedInPlace(from: update.snapshot, previous: previous) {
+                result = next
+            } else {
+                result = rebuilt(from: update.snapshot, previous: previous)
+            }
+            statesVersions = (result.version, update.version)
+            return result
         }
-        return rebuilt(from: update.snapshot, previous: previous)
     }
 
     /// The update after a parameter change over the parent rows already followed, when the
@@ -141,10 +161,10 @@ final class Derivation<Transform: RowTransform>: @unchecked Sendable {
             section.title = parentSection.title
             let oldObjectCount = section.objects.count
             if let edits = changes.rows[index] {
-                let done = transform.follow(
+                guard let done = transform.follow(
                     edits, old: old.sections[source].objects, new: parentSection.objects,
                     objects: &section.objects, state: &state
-                )
+                ) else { return nil }
                 for (parentItem, ownItem) in done.removed { removedOwn[RowPath(item: parentItem, section: source)] = ownItem }
                 for (parentItem, ownItem) in done.added { addedOwn[RowPath(item: parentItem, section: index)] = ownItem }
                 result.deletedRows.append(contentsOf: done.deleted.map { RowPath(item: $0, section: source) })
@@ -199,8 +219,16 @@ final class Derivation<Transform: RowTransform>: @unchecked Sendable {
         }
     }
 
-    /// The parent path of the row shown at own `path`, or `nil`.
-    func parentPath(ofOwn path: RowPath, in own: Snapshot<Object>, parent: Snapshot<Base>) -> RowPath? {
+    /// The parent path of the row shown at own `path` of `ownUpdate`, or `nil` (also when
+    /// the derivation has moved past `ownUpdate` or `parentUpdate` meanwhile). Any thread.
+    func parentPath(ofOwn path: RowPath, own ownUpdate: SnapshotUpdate<Object>, parent parentUpdate: SnapshotUpdate<Base>) -> RowPath? {
+        lock.withLock {
+            guard let versions = statesVersions, versions.own == ownUpdate.version, versions.parent == parentUpdate.version else { return nil }
+            return parentPathLocked(ofOwn: path, in: ownUpdate.snapshot, parent: parentUpdate.snapshot)
+        }
+    }
+
+    private func parentPathLocked(ofOwn path: RowPath, in own: Snapshot<Object>, parent: Snapshot<Base>) -> RowPath? {
         guard own.sections.indices.contains(path.section), parent.sections.indices.contains(path.section),
               states.count == own.sections.count, path.item >= 0 else { return nil }
         let section = own.sections[path.section]

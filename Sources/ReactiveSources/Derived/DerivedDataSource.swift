@@ -5,11 +5,13 @@ import Signals
 /// ``DataSource/filter(_:)``, ``DataSource/sorted(by:)`` and their variants; links chain
 /// (`photos.filter { $0.isFavourite }.sorted(by: \.date)`).
 ///
-/// - **Incremental.** Each update of the parent is followed through its change set: k
-///   changed rows cost O(k log n), and the derived change set is exact (an edited row is an
-///   update, or a move and an update when it changes place in a sorted source). After
-///   updates were coalesced (a version skipped) or when a parameter of the transformation
-///   changed, everything is derived again and diffed: O(n).
+/// - **Incremental.** Each update of the parent is followed through its change set (the
+///   change sets of skipped versions composed when updates were coalesced): k changed rows
+///   cost O(k log n), and the derived change set is exact (an edited row is an update, or a
+///   move and an update when it changes place in a sorted source). When the parent's change
+///   cannot be composed (sections changed in a gap of skipped versions, or over 64 skipped) or
+///   touches more than an eighth of the rows, or a parameter of the transformation changed,
+///   everything is derived again: O(n).
 /// - **Lazy.** The snapshot is a derived `Signals` property: computed when read or observed.
 ///   Transform closures must be pure; they run serially, while the graph derives, and must not
 ///   write properties.
@@ -37,8 +39,8 @@ public final class DerivedDataSource<Base: Hashable & Sendable, Object: Hashable
         let updates = updates
         parentPath = { [weak parent] path in
             guard let parent else { return nil }
-            let own = updates.value.snapshot
-            return derivation.parentPath(ofOwn: path, in: own, parent: parent.snapshot)
+            let own = updates.value
+            return derivation.parentPath(ofOwn: path, own: own, parent: parent.updates.value)
         }
     }
 

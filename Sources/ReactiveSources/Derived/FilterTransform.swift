@@ -39,7 +39,7 @@ final class FilterTransform<Object: Hashable & Sendable>: RowTransform, @uncheck
 
     func follow(
         _ edits: ParentChanges.Edits, old: RowStorage<Object>, new: RowStorage<Object>, objects: inout RowStorage<Object>, state bits: inout RankedBits
-    ) -> OwnEdits {
+    ) -> OwnEdits? {
         let isIncluded = self.isIncluded
         var own = OwnEdits()
         // Old own indexes of removed rows that were shown, and of updated rows.

@@ -27,7 +27,7 @@ final class SortTransform<Object: Hashable & Sendable>: RowTransform, @unchecked
 
     func follow(
         _ edits: ParentChanges.Edits, old: RowStorage<Object>, new: RowStorage<Object>, objects: inout RowStorage<Object>, state: inout Void
-    ) -> OwnEdits {
+    ) -> OwnEdits? {
         let less = comparator
         var own = OwnEdits()
         var taken = Set<Int>()
@@ -40,14 +40,16 @@ final class SortTransform<Object: Hashable & Sendable>: RowTransform, @unchecked
             return nil
         }
         // Old positions of the rows that leave or change.
+        // A row not found means the order is not a strict weak ordering (a NaN key, say):
+        // give up following, so the section is derived again and shows the parent's rows.
         for item in edits.removed {
-            guard let ownItem = position(of: old[item]) else { continue }
+            guard let ownItem = position(of: old[item]) else { return nil }
             taken.insert(ownItem)
             own.removed[item] = ownItem
         }
         var changed: [(from: Int, value: Object)] = []
         for (oldItem, newItem) in edits.updated {
-            guard let ownItem = position(of: old[oldItem]) else { continue }
+            guard let ownItem = position(of: old[oldItem]) else { return nil }
             taken.insert(ownItem)
             changed.append((ownItem, new[newItem]))
         }

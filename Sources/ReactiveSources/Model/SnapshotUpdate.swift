@@ -43,8 +43,9 @@ public struct SnapshotUpdate<Object: Hashable & Sendable>: Sendable {
 
     /// The change from the snapshot of version `version` to this one: ``changes`` itself for
     /// the version just before (whatever it changed), else composed from the recent change
-    /// sets. `nil` when that version is too old (more than 64 updates back), not older than
-    /// this one, or when two or more changes in between added, removed or moved sections.
+    /// sets. `nil` when that version is too old (more than 64 updates back) or not older than
+    /// this one, or when it is two or more updates back and one of the updates in between
+    /// added, removed, moved or retitled sections (those do not compose).
     /// O(size of the changes).
     public func changes(since version: UInt64) -> ChangeSet? {
         guard version < self.version else { return nil }

@@ -26,19 +26,21 @@ struct ChainModelTests {
     static func checks(_ parent: SimpleDataSource<Item>, threshold: MutableProperty<Int>) -> [CheckedSource] {
         let grouped = DerivedModelTests.grouped
         let perSection = DerivedModelTests.perSection
+        let titled = DerivedModelTests.titledGroups
         return [
             CheckedSource("filter.sorted.sectioned", parent.filter(keep).sorted(by: order).sectioned(by: { $0.value % 4 }), model: perSection {
                 grouped($0.filter(keep).sorted(by: order), { $0.value % 4 }, false, nil)
-            }),
+            }, sections: { titled($0.flatMap { $0 }.filter(keep).sorted(by: order), { $0.value % 4 }, false, false, nil) }),
             CheckedSource("filter(using:).sorted.sectioned(\\.value, ascending)",
                 parent.filter(using: threshold.readOnly) { limit, item in item.value < limit }
                     .sorted(by: order).sectioned(by: \.value, sectionOrder: .ascending),
-                model: perSection { items in grouped(items.filter { $0.value < threshold.value }.sorted(by: order), { $0.value }, true, nil) }),
+                model: perSection { items in grouped(items.filter { $0.value < threshold.value }.sorted(by: order), { $0.value }, true, nil) },
+                sections: { titled($0.flatMap { $0 }.filter { $0.value < threshold.value }.sorted(by: order), { $0.value }, true, false, nil) }),
             CheckedSource("compactMap", parent.compactMap(halve), model: perSection { $0.compactMap(halve) }),
             CheckedSource("compactMap.sorted.sectioned", parent.compactMap(halve).sorted(by: order).sectioned(by: { $0.value % 3 }, sectionOrder: .descending), model: perSection {
                 let rows = $0.compactMap(halve).sorted(by: order)
                 return grouped(rows, { $0.value % 3 }, true, nil).reversedSections(by: { $0.value % 3 })
-            }),
+            }, sections: { titled($0.flatMap { $0 }.compactMap(halve).sorted(by: order), { $0.value % 3 }, true, true, nil) }),
         ]
     }
 }

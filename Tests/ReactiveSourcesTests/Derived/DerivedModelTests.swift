@@ -70,6 +70,19 @@ struct DerivedModelTests {
         }
     }
 
+    /// As ``groups(_:by:sortKeys:order:)``, titled by key (`descending` reverses the keys).
+    static func titledGroups(_ items: [Item], by key: (Item) -> Int, sortKeys: Bool = false, descending: Bool = false, order: ((Item, Item) -> Bool)? = nil) -> [(title: String, objects: [Item])] {
+        var keys: [Int] = []
+        var seen = Set<Int>()
+        for item in items where seen.insert(key(item)).inserted { keys.append(key(item)) }
+        if sortKeys { keys.sort() }
+        if descending { keys.reverse() }
+        let grouped = groups(items, by: key, sortKeys: false, order: order)
+        var byKey: [Int: [Item]] = [:]
+        for group in grouped { byKey[key(group[0])] = group }
+        return keys.map { (String($0), byKey[$0]!) }
+    }
+
     /// As ``groups(_:by:sortKeys:order:)``, flattened.
     static func grouped(_ items: [Item], by key: (Item) -> Int, sortKeys: Bool = false, order: ((Item, Item) -> Bool)? = nil) -> [Item] {
         groups(items, by: key, sortKeys: sortKeys, order: order).flatMap { $0 }
@@ -90,13 +103,14 @@ struct DerivedModelTests {
                 $0.map { Item(id: $0.id, value: $0.value + 1) }.filter(keep).sorted(by: order)
             }),
             CheckedSource("sorted.filter", parent.sorted(by: order).filter(keep), model: perSection { $0.sorted(by: order).filter(keep) }),
-            CheckedSource("sectioned", SectionedDataSource(child: parent, key: { $0.value % 4 }), model: perSection { grouped($0, by: { $0.value % 4 }) }),
+            CheckedSource("sectioned", SectionedDataSource(child: parent, key: { $0.value % 4 }), model: perSection { grouped($0, by: { $0.value % 4 }) },
+                          sections: { titledGroups($0.flatMap { $0 }, by: { $0.value % 4 }) }),
             CheckedSource("sectioned ascending, ordered", SectionedDataSource(child: parent, key: { $0.value % 5 }, sectionOrder: .ascending, objectOrder: { $0.value > $1.value }), model: perSection {
                 grouped($0, by: { $0.value % 5 }, sortKeys: true, order: { $0.value > $1.value })
-            }),
+            }, sections: { titledGroups($0.flatMap { $0 }, by: { $0.value % 5 }, sortKeys: true, order: { $0.value > $1.value }) }),
             CheckedSource("filter.sectioned.map", SectionedDataSource(child: parent.filter(keep), key: { $0.value % 3 }).map { $0 }, model: perSection {
                 grouped($0.filter(keep), by: { $0.value % 3 })
-            }),
+            }, sections: { titledGroups($0.flatMap { $0 }.filter(keep), by: { $0.value % 3 }) }),
         ]
         let overMulti = [
             CheckedSource("multi", multi, model: { $0.flatMap { $0 } }),
@@ -105,11 +119,15 @@ struct DerivedModelTests {
             // Filtered over Sorted over Sectioned over Multi.
             CheckedSource("multi.sectioned.sorted.filter", SectionedDataSource(child: multi, key: { $0.value % 4 }).sorted(by: order).filter(keep), model: { sections in
                 groups(sections.flatMap { $0 }, by: { $0.value % 4 }).flatMap { $0.sorted(by: order).filter(keep) }
+            }, sections: { sections in
+                titledGroups(sections.flatMap { $0 }, by: { $0.value % 4 }).map { ($0.title, $0.objects.sorted(by: order).filter(keep)) }
             }),
             CheckedSource("multi.filter(using:).sectioned ascending", SectionedDataSource(
                 child: multi.filter(using: threshold.readOnly) { limit, item in item.value < limit }, key: { $0.value % 3 }, sectionOrder: .ascending
             ), model: { sections in
                 grouped(sections.flatMap { $0.filter { $0.value < threshold.value } }, by: { $0.value % 3 }, sortKeys: true)
+            }, sections: { sections in
+                titledGroups(sections.flatMap { $0.filter { $0.value < threshold.value } }, by: { $0.value % 3 }, sortKeys: true)
             }),
         ]
         return (overSimple, overMulti)

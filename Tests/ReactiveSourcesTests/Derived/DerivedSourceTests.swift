@@ -216,6 +216,31 @@ struct SkippedVersionTests {
         #expect(source.updates.value.changes(since: source.updates.value.version - 10)?.insertedRows.count == 10)
     }
 
+    @Test func willDisplayRowFromAnotherThreadWhileTheParentChanges() async {
+        // Under ThreadSanitizer (CI's sanitizer step) this catches unguarded transform state.
+        let parent = SimpleDataSource(objects: Array(0..<100))
+        let filtered = parent.filter { $0 % 3 != 0 }
+        _ = filtered.snapshot
+        let done = DispatchGroup()
+        done.enter()
+        Thread.detachNewThread {
+            for value in 100..<1_100 {
+                parent.append([value])
+                _ = filtered.snapshot
+            }
+            done.leave()
+        }
+        done.enter()
+        Thread.detachNewThread {
+            for item in 0..<5_000 { filtered.willDisplayRow(at: RowPath(item: item % 60, section: 0)) }
+            done.leave()
+        }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            done.notify(queue: .global()) { continuation.resume() }
+        }
+        #expect(filtered.snapshot.allObjects == parent.objects.filter { $0 % 3 != 0 })
+    }
+
     @Test func theChangeSinceTheVersionJustBeforeIsTheUpdatesOwnEvenWhenItAddsASection() {
         let parent = SimpleDataSource(objects: [1, 2])
         let sectioned = SectionedDataSource(child: parent, key: { $0 % 10 })
@@ -259,5 +284,42 @@ struct IncrementalSectionedTests {
         let last = try #require(updates.last)
         #expect(last.1.movedRows.count == 1, "an edit that changes the key moves the row to its new section")
         #expect(last.1.updatedRows == last.1.movedRows.map(\.to))
+    }
+}
+
+@Suite("Derived sources: bad orders and equal keys")
+struct DerivedOrderEdgeTests {
+    struct Scored: Hashable, Sendable, Identifiable {
+        var id: Int
+        var score: Double
+    }
+
+    @Test func aSortOrderWithNaNKeysStillShowsExactlyTheParentsRows() throws {
+        var random = SplitMix64(seed: 7)
+        let parent = SimpleDataSource(objects: (0..<200).map {
+            Scored(id: $0, score: $0 % 5 == 0 ? .nan : Double(Int.random(in: 0..<1_000, using: &random)))
+        })
+        let sorted = parent.sorted(by: \.score)
+        _ = sorted.snapshot
+        for _ in 0..<100 {
+            _ = try parent.remove(at: Int.random(in: 0..<parent.objects.count, using: &random))
+            #expect(Set(sorted.snapshot.allObjects.map(\.id)) == Set(parent.objects.map(\.id)))
+        }
+        #expect(sorted.snapshot.objectCount == parent.snapshot.objectCount)
+    }
+
+    @Test func sectionsWhoseKeysTheOrderRanksEqualFollowFirstAppearanceWhateverTheHistory() throws {
+        let parent = SimpleDataSource(objects: [1])
+        let order = SectionOrder<Int>.sorted(by: { $0 / 10 < $1 / 10 })
+        let live = SectionedDataSource(child: parent, key: { $0 }, sectionOrder: order)
+        _ = live.snapshot
+        try parent.insert([2], at: 0)
+        try parent.insert([25], at: 1)
+        let fresh = SectionedDataSource(child: parent, key: { $0 }, sectionOrder: order)
+        #expect(live.snapshot.sections.map(\.title) == fresh.snapshot.sections.map(\.title))
+        #expect(live.snapshot.sections.map(\.title) == ["2", "1", "25"])
+        try parent.move(from: 1, to: 0)
+        let again = SectionedDataSource(child: parent, key: { $0 }, sectionOrder: order)
+        #expect(live.snapshot.sections.map(\.title) == again.snapshot.sections.map(\.title))
     }
 }

@@ -18,16 +18,23 @@ final class CheckedSource: @unchecked Sendable {
     let snapshot: @Sendable () -> Snapshot<ModelItem>
     /// The expected objects, flattened, from the parent's sections of objects.
     let model: @Sendable ([[ModelItem]]) -> [ModelItem]
+    /// For sources that make their own sections: the expected titles and objects of the
+    /// sections that show objects, in order.
+    let sectionsModel: (@Sendable ([[ModelItem]]) -> [(title: String, objects: [ModelItem])])?
     private let lock = NSLock()
     private var seenSnapshot = Snapshot<ModelItem>()
     private var problemList: [String] = []
     private var waiter: (expected: Snapshot<ModelItem>, continuation: CheckedContinuation<Void, Never>)?
     private var subscription: SignalSubscription?
 
-    init<Source: DataSource>(_ name: String, _ source: Source, model: @escaping @Sendable ([[ModelItem]]) -> [ModelItem]) where Source.Object == ModelItem {
+    init<Source: DataSource>(
+        _ name: String, _ source: Source, model: @escaping @Sendable ([[ModelItem]]) -> [ModelItem],
+        sections sectionsModel: (@Sendable ([[ModelItem]]) -> [(title: String, objects: [ModelItem])])? = nil
+    ) where Source.Object == ModelItem {
         self.name = name
         self.snapshot = { source.snapshot }
         self.model = model
+        self.sectionsModel = sectionsModel
         subscription = source.observeChanges { [unowned self] snapshot, changes in
             self.lock.lock()
             let seen = self.seenSnapshot
@@ -71,6 +78,11 @@ final class CheckedSource: @unchecked Sendable {
         let derived = snapshot()
         let expected = model(sections)
         if derived.allObjects != expected { return "\(name) shows \(derived.allObjects.map(\.id)), expected \(expected.map(\.id))" }
+        if let sectionsModel {
+            let shown = derived.sections.filter { !$0.objects.isEmpty }.map { "\($0.title ?? "nil"): \($0.objects.map(\.id))" }
+            let wanted = sectionsModel(sections).filter { !$0.objects.isEmpty }.map { "\($0.title): \($0.objects.map(\.id))" }
+            if shown != wanted { return "\(name) shows sections \(shown), expected \(wanted)" }
+        }
         if seen != derived { return "\(name)'s observer saw another snapshot" }
         return problems.first
     }

@@ -146,9 +146,12 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
             }
             parentLabels[section] = sectionLabels
         }
+        var arrivalAt: [RowPath: Int] = [:]
+        for (index, arrival) in arrivals.enumerated() {
+            if let path = arrival.parentPath { arrivalAt[path] = index }
+        }
         for move in edits.moves {
-            guard let departure = departureOfMove[move.from],
-                  let arrival = arrivals.firstIndex(where: { $0.parentPath == move.to }) else { return nil }
+            guard let departure = departureOfMove[move.from], let arrival = arrivalAt[move.to] else { return nil }
             arrivals[arrival].departure = departure
         }
         // 3. Edit the touched sections: changes in place, then removals, then insertions.
@@ -263,14 +266,22 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
     }
 
     /// Whether the section of `sectionKey` (present, not empty) still stands where the
-    /// section order puts it. Always with an order by key; in first-appearance order, when
-    /// its first row still comes between its neighbours' (with rows ordered by object, the
-    /// first row is not the first label, so this says false).
+    /// section order puts it: before and after its neighbours by the order of keys, or, for
+    /// keys it ranks equal (and in first-appearance order), by their first rows. With rows
+    /// ordered by object a section's first row is not its first label: then false for ties.
     private func keepsItsPlace(_ sectionKey: Key) -> Bool {
-        if sectionOrder.areInIncreasingOrder != nil { return true }
-        guard objectOrder == nil, let index = keyIndex[sectionKey], let first = labels[sectionKey]?.first else { return false }
-        if index > 0, let before = labels[keys[index - 1]]?.first, !(before < first) { return false }
-        if index + 1 < keys.count, let after = labels[keys[index + 1]]?.first, !(first < after) { return false }
+        guard let index = keyIndex[sectionKey] else { return false }
+        let order = sectionOrder.areInIncreasingOrder
+        func staysBefore(_ first: Key, _ second: Key) -> Bool {
+            if let order {
+                if order(first, second) { return true }
+                if order(second, first) { return false }
+            }
+            guard objectOrder == nil, let one = labels[first]?.first, let other = labels[second]?.first else { return false }
+            return one < other
+        }
+        if index > 0 && !staysBefore(keys[index - 1], sectionKey) { return false }
+        if index + 1 < keys.count && !staysBefore(sectionKey, keys[index + 1]) { return false }
         return true
     }
 
@@ -283,9 +294,12 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
     }
 
     /// Orders section keys: by the section order, else by where each key first appears.
+    /// Keys the section order ranks equal are ordered by first appearance, as in a grouping
+    /// from scratch, so the order never depends on the history of edits.
     private func ordered(_ sectionKeys: [Key]) -> [Key] {
-        if let order = sectionOrder.areInIncreasingOrder { return sectionKeys.sorted(by: order) }
-        return sectionKeys.map { ($0, firstLabel(of: $0)) }.sorted { $0.1 < $1.1 }.map { $0.0 }
+        let byAppearance = sectionKeys.map { ($0, firstLabel(of: $0)) }.sorted { $0.1 < $1.1 }.map { $0.0 }
+        guard let order = sectionOrder.areInIncreasingOrder else { return byAppearance }
+        return byAppearance.sorted(by: order)
     }
 
     /// The smallest label of a section (its first row's, unless rows are ordered by object).

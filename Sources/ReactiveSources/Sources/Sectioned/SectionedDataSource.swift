@@ -15,10 +15,15 @@ import Signals
 /// - **Derived and incremental.** The snapshot is a derived `Signals` property and updates by
 ///   itself whenever the child publishes, partial loads included. A child edit of k rows
 ///   (appends, inserts, removals, moves, edits; coalesced updates composed) costs
-///   O(k log² n + sections log sections): each row's place in its section is found by binary
-///   search over order labels. An edit that changes the key of an object moves its row to
-///   the new section (a move and an update). The child adding, removing or moving sections,
-///   becoming empty or non-empty, regroups everything (O(n)) and diffs.
+///   O(k log² n) when no section appears, empties or changes place, else O(k log² n +
+///   sections log sections): each row's place in its section is found by binary search over
+///   order labels. Exceptions, each O(n): with `objectOrder` and first-appearance section
+///   order, an edit that may reorder sections (ranking a section needs its smallest label);
+///   and running out of room between two labels (about 30 inserts at one place), which
+///   regroups. An edit that changes the key of an object moves its row to the new section
+///   (a move and an update). The child adding, removing or moving sections, becoming empty
+///   or non-empty, regroups everything (O(n)) and diffs.
+///   Keys that `sectionOrder` ranks equal are ordered by first appearance.
 /// - **Lifecycle.** Load state and load events are the child's own; `fetchData()` and
 ///   `cancelFetch()` go to the child.
 /// - **Placeholders.** While the child has no objects, its placeholder row (loading, no

@@ -15,7 +15,7 @@ final class SwitchFollower<Object: Hashable & Sendable>: @unchecked Sendable {
     /// The next own update after `previous`, showing `source`'s current update:
     /// - the same source as last time: its change since the version shown, composed from its
     ///   recent change sets (O(size of the changes)); a diff by identity only when the gap
-    ///   cannot be bridged (sections changed, or more than 16 versions skipped);
+    ///   cannot be bridged (sections changed in a gap of skipped versions, or more than 64 skipped);
     /// - another source: one change set that deletes the old sections and inserts the new ones.
     func next(_ previous: SnapshotUpdate<Object>, showing source: any DataSource<Object>) -> SnapshotUpdate<Object> {
         let update = source.updates.value
