@@ -252,7 +252,7 @@ struct PaginatedDataSourceTests {
         let statuses = Recorder<FetchStatus>()
         let watch = source.loadState.observe(emitsCurrentValue: false) { statuses.append($0.status) }
         defer { watch.cancel() }
-        batch { source.fetchData() }
+        batch { _ = source.fetchData() }
         if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
             #expect(log.values == [.willLoad, .didFinishLoading], "every event, in order")
             #expect(statuses.values == [.finished], "the load state observer sees the end state only")

@@ -58,7 +58,7 @@ import Signals
 ///   delivers every event, in order).
 ///
 /// Thread-safe; see ``DataSource`` for observer threading.
-public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource {
+public final class PaginatedDataSource<Object: Hashable & Sendable>: AwaitableFetching {
     /// The section title.
     public let name: String
     /// The placeholder rows shown when there are no objects (and error rows, if included).
@@ -77,6 +77,8 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
     private let engine: SourceEngine<Object>
     private let paginationState = MutableProperty(PaginationState())
     private let book = PageBook<Object>()
+    /// The handle of the refresh in flight.
+    private let refreshLoads = LoadSlot()
 
     /// Creates a paginated source. Nothing is fetched until `fetchData()`.
     /// A negative `prefetchDistance` is treated as 0; a `maxPages` below 1 as 1.
@@ -127,6 +129,7 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
     deinit {
         engine.cancelTask()
         book.loader?.cancel()
+        book.nextLoad?.end(.cancelled)
     }
 
     /// The current snapshot and the change that produced it (see ``DataSource/updates``).
@@ -142,40 +145,76 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
     /// Whether another page can be fetched.
     public var hasMorePages: Bool { paginationState.value.hasMorePages }
 
-    /// Refreshes from the first page (see the type's documentation).
-    public func fetchData() {
+    /// Refreshes from the first page (see the type's documentation). Returns the refresh's
+    /// handle: `await fetchData().outcome` is `.loaded(objects:)` with the objects of the
+    /// first page shown, `.failed` or `.cancelled`.
+    @discardableResult
+    public func fetchData() -> LoadHandle {
+        let load = LoadHandle()
+        var ended: [LoadHandle] = []
         let fetcher = self.fetcher
         let retry = self.retry
         let fetch = engine.begin(prepare: {
-            cancelNextPage()
+            if let superseded = refreshLoads.take() { ended.append(superseded) }
+            refreshLoads.current = load
+            if let nextPage = cancelNextPage() { ended.append(nextPage) }
             showPlaceholder(placeholder(refreshing: true))
         }, start: { _ in nil })
+        for handle in ended { handle.end(.cancelled) }
         engine.start(fetch) { [weak self] in
             do {
                 let page = try await retry.run({ try await fetcher.fetchPage(.first) }, willWait: { status in
                     self?.engine.ifCurrent(fetch) { self?.engine.loadState.modify { $0.retry = status } } ?? false
                 })
                 try Task.checkCancellation()
-                guard let self else { return }
-                self.engine.finish(fetch) { self.applyFirst(page) }
-            } catch {
-                guard let self else { return }
-                self.engine.fail(fetch, error: error) { _ in
-                    self.showPlaceholder(self.placeholder(refreshing: false, failure: DataSourceError(error)))
+                guard let self else { return load.end(.cancelled) }
+                var shown: Int?
+                self.engine.finish(fetch) {
+                    self.applyFirst(page)
+                    _ = self.refreshLoads.take()
+                    shown = self.book.objectCount
                 }
+                if let shown { load.end(.loaded(objects: shown)) }
+            } catch {
+                guard let self else { return load.end(LoadOutcome(DataSourceError(error))) }
+                var failed: DataSourceError?
+                self.engine.fail(fetch, error: error) { failure in
+                    _ = self.refreshLoads.take()
+                    self.showPlaceholder(self.placeholder(refreshing: false, failure: failure))
+                    failed = failure
+                }
+                if let failed { load.end(LoadOutcome(failed)) }
             }
         }
+        return load
     }
 
     /// Loads and appends the next page. Does nothing when there are no more pages, or when a
     /// refresh or a next page is already loading (coalesced). Retries a page that failed.
+    /// Returns the load's handle: `await fetchNextPage().outcome` is `.loaded(objects:)` with
+    /// the new objects appended, `.failed`, `.cancelled`, or `.noMorePages` at once when there
+    /// is nothing to load; a coalesced call returns the handle of the load in flight.
     /// The fetch starts on this thread before this returns, except from an observer of a
     /// next page's update: then it starts right after that delivery (see the type's
     /// documentation).
-    public func fetchNextPage() {
+    @discardableResult
+    public func fetchNextPage() -> LoadHandle {
+        var handle = LoadHandle()
         let reserved: NextPageLoad? = engine.locked {
             let state = paginationState.value
-            guard !engine.isInFlight, state.hasMorePages, !state.isLoadingNextPage, let token = book.next else { return nil }
+            if engine.isInFlight, let refresh = refreshLoads.current {
+                handle = refresh
+                return nil
+            }
+            if state.isLoadingNextPage, let nextPage = book.nextLoad {
+                handle = nextPage
+                return nil
+            }
+            guard !engine.isInFlight, state.hasMorePages, !state.isLoadingNextPage, let token = book.next else {
+                handle = LoadHandle(ended: .noMorePages)
+                return nil
+            }
+            book.nextLoad = handle
             book.sequence &+= 1
             var loading = state
             loading.nextPage = .loading
@@ -183,7 +222,7 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
             showPlaceholder(placeholder(refreshing: false, objectCount: book.objectCount, state: loading))
             return (token, book.sequence)
         }
-        guard let (token, sequence) = reserved else { return }
+        guard let (token, sequence) = reserved else { return handle }
         // Called while this thread delivers a page it applied (a list's observer asking for
         // the next page): that page's task fetches this one once the delivery ends, instead
         // of a new task starting it here.
@@ -198,9 +237,10 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
             book.loader = loader
             return loader
         }
-        guard let loader else { return }
+        guard let loader else { return handle }
         let task = startNextPages(from: token, sequence: sequence, loader: loader)
         engine.withLock { loader.started(task) }
+        return handle
     }
 
     /// Starts a task that fetches and applies the page `token` names (load `sequence`), then
@@ -228,11 +268,14 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
     /// Cancels the refresh and the next-page load in flight. The refresh ends with
     /// `didFail(.cancelled)`; a cancelled next page goes back to idle and can be fetched again.
     public func cancelFetch() {
-        engine.locked {
-            cancelNextPage()
-            engine.cancel()
+        let cancelled: [LoadHandle] = engine.locked {
+            let nextPage = cancelNextPage()
+            var refresh: LoadHandle?
+            engine.cancel { refresh = refreshLoads.take() }
             showPlaceholder(placeholder(refreshing: false))
+            return [nextPage, refresh].compactMap { $0 }
         }
+        for handle in cancelled { handle.end(.cancelled) }
     }
 
     /// Fetches the next page when `path` is within `prefetchDistance` rows of the last
@@ -274,9 +317,9 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
     /// that delivery on this thread, for this task to fetch (see ``fetchNextPage()``).
     private func applyNext(_ page: Page<Object>, sequence: UInt64, loader: PageLoader) -> NextPageLoad? {
         let thread = pthread_self()
-        let applied = engine.locked {
+        let applied: (handle: LoadHandle?, objects: Int)? = engine.locked {
             var state = paginationState.value
-            guard sequence == book.sequence, state.isLoadingNextPage else { return false }
+            guard sequence == book.sequence, state.isLoadingNextPage else { return nil }
             book.applying = (thread, loader)
             book.loader = nil
             book.next = page.next
@@ -318,9 +361,11 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
                 return changes
             }
             paginationState.value = state
-            return true
+            defer { book.nextLoad = nil }
+            return (book.nextLoad, fresh.count)
         }
-        guard applied else { return nil }
+        guard let applied else { return nil }
+        applied.handle?.end(.loaded(objects: applied.objects))
         return engine.withLock {
             // Another task may have applied a page meanwhile (this delivery was slow): only
             // this task's own record is cleared, and only its own continuation taken.
@@ -351,18 +396,24 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
     }
 
     private func failNext(_ error: DataSourceError, sequence: UInt64) {
-        engine.locked {
-            guard sequence == book.sequence, paginationState.value.isLoadingNextPage else { return }
+        let failed: LoadHandle? = engine.locked {
+            guard sequence == book.sequence, paginationState.value.isLoadingNextPage else { return nil }
+            defer { book.nextLoad = nil }
             book.loader = nil
             var state = paginationState.value
             state.nextPage = error.isCancellation ? .idle : .failed(error)
             state.retry = nil
             showPlaceholder(placeholder(refreshing: false, state: state))
             paginationState.value = state
+            return book.nextLoad
         }
+        failed?.end(LoadOutcome(error))
     }
 
-    private func cancelNextPage() {
+    /// Cancels the next-page load in flight; returns its handle, for the caller to end once
+    /// the lock is released.
+    private func cancelNextPage() -> LoadHandle? {
+        defer { book.nextLoad = nil }
         book.loader?.cancel()
         book.loader = nil
         book.sequence &+= 1
@@ -372,6 +423,7 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
                 $0.retry = nil
             }
         }
+        return book.nextLoad
     }
 
     /// Why paging ends after `page`, which added `newObjects` objects and followed the page
@@ -453,6 +505,8 @@ final class PageBook<Object: Sendable & Equatable>: @unchecked Sendable {
     var sequence: UInt64 = 0
     /// The task loading the current next page, if any.
     var loader: PageLoader?
+    /// The handle of the current next-page load, if any.
+    var nextLoad: LoadHandle?
 }
 
 /// A task that loads next pages (one, or several in a row: see
