@@ -38,11 +38,11 @@ import Signals
 ///   A retryable failure is tried again after the policy's wait, shown meanwhile by
 ///   ``LoadState/retry`` (first page) or ``PaginationState/retry`` (next page); the load stays
 ///   in flight and `cancelFetch()` ends the wait at once, sending nothing more.
-/// - Where the fetcher runs: `fetchData()` and ``fetchNextPage()`` run it on the calling
-///   thread until it first suspends (an HTTP fetcher has handed its request to URLSession
-///   when they return), then on the global concurrent executor: no thread hop before the
-///   request goes out. A fetcher must not block before it suspends, as no async function
-///   should. (On Apple systems before macOS 26 / iOS 26 the fetch starts as a regular task.)
+/// - When the fetcher starts, the rule for every source that fetches, on every platform:
+///   `fetchData()` and ``fetchNextPage()`` return before their fetcher is called; it then
+///   runs in a task on the global concurrent executor (never on the calling thread, never
+///   while the call's own observers run). A fetcher may work before it first suspends
+///   without holding up the caller.
 ///   One exception, the way a list loads: ``fetchNextPage()`` called on the thread that is
 ///   delivering the update of a next page this source just applied (from any observer that
 ///   delivery runs, as a list's `willDisplayRow` is called) reserves the page and returns at
@@ -52,10 +52,6 @@ import Signals
 ///   it asked for. A page asked for and then cancelled (or superseded by a refresh) in the
 ///   same delivery is never requested. A page applied inside a caller's `batch` or observer
 ///   is delivered later, by that caller: a page asked for then starts a task as usual.
-///   A fetcher that returns without suspending, started inside a `batch` or an observer,
-///   publishes its result in the same delivery as the start: observers of `loadState` and
-///   `pagination` then see the end state without the loading one (`loadEvents` still
-///   delivers every event, in order).
 ///
 /// Thread-safe; see ``DataSource`` for observer threading.
 public final class PaginatedDataSource<Object: Hashable & Sendable>: AwaitableFetching {
@@ -154,15 +150,16 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: AwaitableFe
         var ended: [LoadHandle] = []
         let fetcher = self.fetcher
         let retry = self.retry
-        let fetch = engine.begin(prepare: {
+        let gate = StartGate()
+        engine.begin(prepare: {
             if let superseded = refreshLoads.take() { ended.append(superseded) }
             refreshLoads.current = load
             if let nextPage = cancelNextPage() { ended.append(nextPage) }
             showPlaceholder(placeholder(refreshing: true))
-        }, start: { _ in nil })
-        for handle in ended { handle.end(.cancelled) }
-        engine.start(fetch) { [weak self] in
+        }, start: { fetch in Task { [weak self] in
+            await gate.wait()
             do {
+                try Task.checkCancellation()
                 let page = try await retry.run({ try await fetcher.fetchPage(.first) }, willWait: { status in
                     self?.engine.ifCurrent(fetch) { self?.engine.loadState.modify { $0.retry = status } } ?? false
                 })
@@ -185,7 +182,9 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: AwaitableFe
                 }
                 if let failed { load.end(LoadOutcome(failed)) }
             }
-        }
+        } })
+        for handle in ended { handle.end(.cancelled) }
+        gate.open()
         return load
     }
 
@@ -238,20 +237,24 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: AwaitableFe
             return loader
         }
         guard let loader else { return handle }
-        let task = startNextPages(from: token, sequence: sequence, loader: loader)
+        let gate = StartGate()
+        let task = startNextPages(from: token, sequence: sequence, loader: loader, after: gate)
         engine.withLock { loader.started(task) }
+        gate.open()
         return handle
     }
 
     /// Starts a task that fetches and applies the page `token` names (load `sequence`), then
     /// each page requested while it delivers the previous one (see ``fetchNextPage()``).
-    private func startNextPages(from token: PageToken, sequence: UInt64, loader: PageLoader) -> Task<Void, Never> {
+    private func startNextPages(from token: PageToken, sequence: UInt64, loader: PageLoader, after gate: StartGate) -> Task<Void, Never> {
         let fetcher = self.fetcher
         let retry = nextPageRetry
-        return ImmediateTask.start { [weak self] in
+        return Task { [weak self] in
+            await gate.wait()
             var next: NextPageLoad? = (token, sequence)
             while let (token, sequence) = next {
                 do {
+                    try Task.checkCancellation()
                     let page = try await retry.run({ try await fetcher.fetchPage(token) }, willWait: { status in
                         self?.showNextPageRetry(status, sequence: sequence) ?? false
                     })
@@ -510,8 +513,7 @@ final class PageBook<Object: Sendable & Equatable>: @unchecked Sendable {
 }
 
 /// A task that loads next pages (one, or several in a row: see
-/// ``PaginatedDataSource/fetchNextPage()``), cancellable before its `Task` exists: a fetcher
-/// that returns without suspending applies its page before `Task.immediate` returns the task.
+/// ``PaginatedDataSource/fetchNextPage()``), cancellable before its `Task` is recorded.
 /// Touched only under the source's engine lock.
 final class PageLoader: @unchecked Sendable {
     private var task: Task<Void, Never>?

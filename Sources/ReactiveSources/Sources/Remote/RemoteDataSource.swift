@@ -18,11 +18,10 @@ import Signals
 ///   (`cancelFetch()` ends the wait at once). A retried fetch starts over (the batches of the
 ///   failed attempt are dropped).
 /// - Batches and finishers of a superseded fetch are ignored, whenever they arrive.
-/// - Where the fetcher runs: in a task of its own on the global concurrent executor, so
-///   `fetchData()` returns before the fetcher starts, and a fetcher that works before it
-///   first suspends (``FileLinesFetcher`` reads a file) never holds up the caller's thread.
-///   (``PaginatedDataSource``, whose fetchers are HTTP requests, starts them on the
-///   caller's thread instead.)
+/// - When the fetcher starts, the same rule as ``PaginatedDataSource``'s, on every
+///   platform: `fetchData()` returns before the fetcher is called; it then runs in a task on
+///   the global concurrent executor, so a fetcher that works before it first suspends
+///   (``FileLinesFetcher`` reads a file) never holds up the caller's thread.
 ///
 /// Thread-safe; see ``DataSource`` for observer threading.
 public final class RemoteDataSource<Object: Hashable & Sendable>: AwaitableFetching {
@@ -87,6 +86,7 @@ public final class RemoteDataSource<Object: Hashable & Sendable>: AwaitableFetch
         let retry = self.retry
         let batches = BatchCounter()
         let held = HeldBatches<Object>()
+        let gate = StartGate()
         engine.begin(prepare: {
             superseded = loads.take()
             loads.current = load
@@ -101,7 +101,9 @@ public final class RemoteDataSource<Object: Hashable & Sendable>: AwaitableFetch
             engine.setPlaceholder(showsLoading ? .loading : nil, inSection: 0)
         }, start: { fetch in
             Task {
+                await gate.wait()
                 do {
+                    try Task.checkCancellation()
                     try await retry.run({
                         try await fetcher.fetch(into: FetchSink { batch in
                             engine.ifCurrent(fetch) {
@@ -154,6 +156,7 @@ public final class RemoteDataSource<Object: Hashable & Sendable>: AwaitableFetch
             }
         })
         superseded?.end(.cancelled)
+        gate.open()
         return load
     }
 
