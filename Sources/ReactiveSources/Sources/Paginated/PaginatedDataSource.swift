@@ -27,9 +27,8 @@ import Signals
 /// - Duplicates: an object whose identity (its `id` for `Identifiable` types, otherwise the
 ///   object itself; pass `identity` to choose) is already shown is dropped from later pages, so
 ///   a collection that shifted under us never duplicates rows. The first occurrence wins.
-///   Checking costs one hash and one table probe per received object (compiled for `Object`);
-///   the table keeps a hash value, a position and a control byte per slot (17 bytes on
-///   64-bit platforms; no copies), and holds at most 3 objects per 4 slots.
+///   Checking costs one hash and one `Set` insertion per received object (compiled for the
+///   identity type).
 /// - `maxPages`: when set, the oldest pages are dropped as new ones arrive, before the new
 ///   page is checked for duplicates (an object that was only on a dropped page comes back).
 /// - `cancelFetch()` cancels both the refresh and the next-page load in flight.
@@ -296,7 +295,7 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: AwaitableFe
 
     private func applyFirst(_ page: Page<Object>) {
         seen.removeAll()
-        let objects = seen.insertNew([], 0, page.objects)
+        let objects = seen.insertNew(page.objects)
         book.pageCounts = [objects.count]
         book.next = page.next
         let end = Self.end(after: page, newObjects: objects.count, previous: nil)
@@ -353,7 +352,7 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: AwaitableFe
                 // the append below copy every object shown.
                 let oldObjectCount = snapshot.sections[0].objects.count
                 if dropped > 0 { snapshot.sections[0].objects.removeFirst(dropped) }
-                seen.append(&snapshot.sections[0].objects, fresh)
+                snapshot.sections[0].objects.append(contentsOf: fresh)
                 snapshot.sections[0].placeholder = newPlaceholder
                 var changes = ChangeSet.appending(
                     fresh.count, toSection: 0, old: oldPlaceholder, new: newPlaceholder, oldObjectCount: oldObjectCount
@@ -381,12 +380,10 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: AwaitableFe
 
     /// The objects of `page` whose identity is not shown once the first `dropped` shown
     /// objects are gone, recorded by the duplicate rule. Runs the identity (user code) before
-    /// the snapshot is locked for the append; its reference to the shown objects ends here, so
-    /// the append does not copy them.
+    /// the snapshot is locked for the append.
     private func newObjects(of page: Page<Object>, droppingFirst dropped: Int) -> [Object] {
-        let shown = engine.snapshot.sections[0].objects
-        if dropped > 0 { seen.dropFirst(dropped, shown) }
-        return seen.insertNew(shown, dropped, page.objects)
+        if dropped > 0 { seen.forget(Array(engine.snapshot.sections[0].objects.prefix(dropped))) }
+        return seen.insertNew(page.objects)
     }
 
     /// Shows that next-page load `sequence` waits to try again; returns whether it is current.
