@@ -39,9 +39,11 @@ import Signals
 ///   in flight and `cancelFetch()` ends the wait at once, sending nothing more.
 /// - When the fetcher starts, the rule for every source that fetches, on every platform:
 ///   `fetchData()` and ``fetchNextPage()`` return before their fetcher is called; it then
-///   runs in a task on the global concurrent executor (never on the calling thread, never
-///   while the call's own observers run). A fetcher may work before it first suspends
-///   without holding up the caller.
+///   runs in a task on the global concurrent executor (never while the call runs: not on
+///   the calling thread before it returns, not during the call's own observers). A fetcher
+///   may work before it first suspends without holding up the caller. The task needs a
+///   free thread of the cooperative pool: code that blocks a pool thread until a fetch
+///   delivers (a semaphore in an observer) can wait as long as the pool is busy.
 ///   One exception, the way a list loads: ``fetchNextPage()`` called on the thread that is
 ///   delivering the update of a next page this source just applied (from any observer that
 ///   delivery runs, as a list's `willDisplayRow` is called) reserves the page and returns at
@@ -192,8 +194,8 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: AwaitableFe
     /// Returns the load's handle: `await fetchNextPage().outcome` is `.loaded(objects:)` with
     /// the new objects appended, `.failed`, `.cancelled`, or `.noMorePages` at once when there
     /// is nothing to load; a coalesced call returns the handle of the load in flight.
-    /// The fetch starts on this thread before this returns, except from an observer of a
-    /// next page's update: then it starts right after that delivery (see the type's
+    /// The fetcher is called after this returns, in a task of its own; from an observer of a
+    /// next page's update, by that page's task right after the delivery (see the type's
     /// documentation).
     @discardableResult
     public func fetchNextPage() -> LoadHandle {
