@@ -51,15 +51,27 @@ struct LoadStateAndEventsTests {
     /// once, and after the round checks that it received no `willLoad` if it saw the fetch
     /// running, and nothing at all if it saw the fetch's end state. Returns one line per
     /// round that received more.
+    ///
+    /// The fetching thread blocks until its round's fetch has sent its finisher (it does not
+    /// spin): the fetch runs in a task on the cooperative pool, which a spinning thread
+    /// would slow down, and a round must not end before its fetch does (the next round
+    /// would cancel it, and the alternating results would then be out of step with the
+    /// rounds for the rest of the run).
     private static func observeOnEveryNewState(of source: some DataSource) -> [String] {
         let go = DispatchSemaphore(value: 0)
         let done = DispatchSemaphore(value: 0)
+        let ended = DispatchSemaphore(value: 0)
+        let finishers = source.loadEvents.observe { event in
+            if event.isFinisher { ended.signal() }
+        }
+        defer { finishers.cancel() }
+        let stuck = Recorder<Int>()
         Thread {
             for round in 0..<rounds {
                 go.wait()
                 source.fetchData()
-                let deadline = Date().addingTimeInterval(10)
-                while !Self.isEnd(of: round, source.loadState.value) && Date() < deadline { sched_yield() }
+                // A guard against a broken source only (then the run stops here and fails).
+                if ended.wait(timeout: .now() + 120) == .timedOut { stuck.append(round) }
                 done.signal()
             }
         }.start()
@@ -68,6 +80,7 @@ struct LoadStateAndEventsTests {
         for round in 0..<rounds {
             go.signal()
             var seen: LoadState?
+            // Short: `fetchData()` publishes the loading state before it returns.
             let deadline = Date().addingTimeInterval(10)
             while seen == nil && Date() < deadline {
                 let state = source.loadState.value
@@ -77,6 +90,10 @@ struct LoadStateAndEventsTests {
             let subscription = source.loadEvents.observe { events.append($0) }
             done.wait()
             subscription.cancel()
+            if !stuck.values.isEmpty {
+                problems.append("round \(round): the fetch did not end within 120 s")
+                break
+            }
             guard let seen else {
                 problems.append("round \(round): the fetch never started or ended")
                 continue

@@ -91,8 +91,9 @@ final class SourceEngine<Object: Hashable & Sendable>: @unchecked Sendable {
 
     /// Starts a fetch: ends the one in flight with `didFail(.cancelled)`, bumps the
     /// generation, lets `prepare` adjust the snapshot (placeholders), sends `willLoad`, then
-    /// starts the work returned by `start` with the new generation, which it returns. A
-    /// `start` returning `nil` leaves the work to ``start(_:_:)``.
+    /// records the task `start` makes for the new generation (`nil`: a source with nothing
+    /// to fetch), which it returns. A fetch task waits at a ``StartGate`` that its caller
+    /// opens once the call is over (the start rule).
     @discardableResult
     func begin(prepare: () -> Void = {}, start: (UInt64) -> Task<Void, Never>?) -> UInt64 {
         locked {
@@ -103,22 +104,6 @@ final class SourceEngine<Object: Hashable & Sendable>: @unchecked Sendable {
             emit(.willLoad)
             task = start(generation)
             return generation
-        }
-    }
-
-    /// Runs the work of fetch `fetch` (begun with `start` returning `nil`) as an
-    /// ``ImmediateTask``, started outside the lock: the fetcher runs on this thread until it
-    /// first suspends. Does nothing if the fetch already ended (an observer of `willLoad`
-    /// cancelled it); a fetch that ends while its work starts has its task cancelled.
-    func start(_ fetch: UInt64, _ operation: @escaping @Sendable () async -> Void) {
-        guard withLock({ inFlight && fetch == generation }) else { return }
-        let started = ImmediateTask.start(operation)
-        withLock {
-            if inFlight && fetch == generation {
-                task = started
-            } else if fetch != generation {
-                started.cancel()
-            }
         }
     }
 

@@ -27,9 +27,8 @@ import Signals
 /// - Duplicates: an object whose identity (its `id` for `Identifiable` types, otherwise the
 ///   object itself; pass `identity` to choose) is already shown is dropped from later pages, so
 ///   a collection that shifted under us never duplicates rows. The first occurrence wins.
-///   Checking costs one hash and one table probe per received object (compiled for `Object`);
-///   the table keeps a hash value, a position and a control byte per slot (17 bytes on
-///   64-bit platforms; no copies), and holds at most 3 objects per 4 slots.
+///   Checking costs one hash and one `Set` insertion per received object (compiled for the
+///   identity type).
 /// - `maxPages`: when set, the oldest pages are dropped as new ones arrive, before the new
 ///   page is checked for duplicates (an object that was only on a dropped page comes back).
 /// - `cancelFetch()` cancels both the refresh and the next-page load in flight.
@@ -38,11 +37,13 @@ import Signals
 ///   A retryable failure is tried again after the policy's wait, shown meanwhile by
 ///   ``LoadState/retry`` (first page) or ``PaginationState/retry`` (next page); the load stays
 ///   in flight and `cancelFetch()` ends the wait at once, sending nothing more.
-/// - Where the fetcher runs: `fetchData()` and ``fetchNextPage()`` run it on the calling
-///   thread until it first suspends (an HTTP fetcher has handed its request to URLSession
-///   when they return), then on the global concurrent executor: no thread hop before the
-///   request goes out. A fetcher must not block before it suspends, as no async function
-///   should. (On Apple systems before macOS 26 / iOS 26 the fetch starts as a regular task.)
+/// - When the fetcher starts, the rule for every source that fetches, on every platform:
+///   `fetchData()` and ``fetchNextPage()`` return before their fetcher is called; it then
+///   runs in a task on the global concurrent executor (never while the call runs: not on
+///   the calling thread before it returns, not during the call's own observers). A fetcher
+///   may work before it first suspends without holding up the caller. The task needs a
+///   free thread of the cooperative pool: code that blocks a pool thread until a fetch
+///   delivers (a semaphore in an observer) can wait as long as the pool is busy.
 ///   One exception, the way a list loads: ``fetchNextPage()`` called on the thread that is
 ///   delivering the update of a next page this source just applied (from any observer that
 ///   delivery runs, as a list's `willDisplayRow` is called) reserves the page and returns at
@@ -52,13 +53,9 @@ import Signals
 ///   it asked for. A page asked for and then cancelled (or superseded by a refresh) in the
 ///   same delivery is never requested. A page applied inside a caller's `batch` or observer
 ///   is delivered later, by that caller: a page asked for then starts a task as usual.
-///   A fetcher that returns without suspending, started inside a `batch` or an observer,
-///   publishes its result in the same delivery as the start: observers of `loadState` and
-///   `pagination` then see the end state without the loading one (`loadEvents` still
-///   delivers every event, in order).
 ///
 /// Thread-safe; see ``DataSource`` for observer threading.
-public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource {
+public final class PaginatedDataSource<Object: Hashable & Sendable>: AwaitableFetching {
     /// The section title.
     public let name: String
     /// The placeholder rows shown when there are no objects (and error rows, if included).
@@ -77,6 +74,8 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
     private let engine: SourceEngine<Object>
     private let paginationState = MutableProperty(PaginationState())
     private let book = PageBook<Object>()
+    /// The handle of the refresh in flight.
+    private let refreshLoads = LoadSlot()
 
     /// Creates a paginated source. Nothing is fetched until `fetchData()`.
     /// A negative `prefetchDistance` is treated as 0; a `maxPages` below 1 as 1.
@@ -127,6 +126,7 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
     deinit {
         engine.cancelTask()
         book.loader?.cancel()
+        book.nextLoad?.end(.cancelled)
     }
 
     /// The current snapshot and the change that produced it (see ``DataSource/updates``).
@@ -142,40 +142,79 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
     /// Whether another page can be fetched.
     public var hasMorePages: Bool { paginationState.value.hasMorePages }
 
-    /// Refreshes from the first page (see the type's documentation).
-    public func fetchData() {
+    /// Refreshes from the first page (see the type's documentation). Returns the refresh's
+    /// handle: `await fetchData().outcome` is `.loaded(objects:)` with the objects of the
+    /// first page shown, `.failed` or `.cancelled`.
+    @discardableResult
+    public func fetchData() -> LoadHandle {
+        let load = LoadHandle()
+        var ended: [LoadHandle] = []
         let fetcher = self.fetcher
         let retry = self.retry
-        let fetch = engine.begin(prepare: {
-            cancelNextPage()
+        let gate = StartGate()
+        engine.begin(prepare: {
+            if let superseded = refreshLoads.take() { ended.append(superseded) }
+            refreshLoads.current = load
+            if let nextPage = cancelNextPage() { ended.append(nextPage) }
             showPlaceholder(placeholder(refreshing: true))
-        }, start: { _ in nil })
-        engine.start(fetch) { [weak self] in
+        }, start: { fetch in Task { [weak self] in
+            await gate.wait()
             do {
+                try Task.checkCancellation()
                 let page = try await retry.run({ try await fetcher.fetchPage(.first) }, willWait: { status in
                     self?.engine.ifCurrent(fetch) { self?.engine.loadState.modify { $0.retry = status } } ?? false
                 })
                 try Task.checkCancellation()
-                guard let self else { return }
-                self.engine.finish(fetch) { self.applyFirst(page) }
-            } catch {
-                guard let self else { return }
-                self.engine.fail(fetch, error: error) { _ in
-                    self.showPlaceholder(self.placeholder(refreshing: false, failure: DataSourceError(error)))
+                guard let self else { return load.end(.cancelled) }
+                var shown: Int?
+                self.engine.finish(fetch) {
+                    self.applyFirst(page)
+                    _ = self.refreshLoads.take()
+                    shown = self.book.objectCount
                 }
+                if let shown { load.end(.loaded(objects: shown)) }
+            } catch {
+                guard let self else { return load.end(LoadOutcome(DataSourceError(error))) }
+                var failed: DataSourceError?
+                self.engine.fail(fetch, error: error) { failure in
+                    _ = self.refreshLoads.take()
+                    self.showPlaceholder(self.placeholder(refreshing: false, failure: failure))
+                    failed = failure
+                }
+                if let failed { load.end(LoadOutcome(failed)) }
             }
-        }
+        } })
+        for handle in ended { handle.end(.cancelled) }
+        gate.open()
+        return load
     }
 
     /// Loads and appends the next page. Does nothing when there are no more pages, or when a
     /// refresh or a next page is already loading (coalesced). Retries a page that failed.
-    /// The fetch starts on this thread before this returns, except from an observer of a
-    /// next page's update: then it starts right after that delivery (see the type's
+    /// Returns the load's handle: `await fetchNextPage().outcome` is `.loaded(objects:)` with
+    /// the new objects appended, `.failed`, `.cancelled`, or `.noMorePages` at once when there
+    /// is nothing to load; a coalesced call returns the handle of the load in flight.
+    /// The fetcher is called after this returns, in a task of its own; from an observer of a
+    /// next page's update, by that page's task right after the delivery (see the type's
     /// documentation).
-    public func fetchNextPage() {
+    @discardableResult
+    public func fetchNextPage() -> LoadHandle {
+        var handle = LoadHandle()
         let reserved: NextPageLoad? = engine.locked {
             let state = paginationState.value
-            guard !engine.isInFlight, state.hasMorePages, !state.isLoadingNextPage, let token = book.next else { return nil }
+            if engine.isInFlight, let refresh = refreshLoads.current {
+                handle = refresh
+                return nil
+            }
+            if state.isLoadingNextPage, let nextPage = book.nextLoad {
+                handle = nextPage
+                return nil
+            }
+            guard !engine.isInFlight, state.hasMorePages, !state.isLoadingNextPage, let token = book.next else {
+                handle = LoadHandle(ended: .noMorePages)
+                return nil
+            }
+            book.nextLoad = handle
             book.sequence &+= 1
             var loading = state
             loading.nextPage = .loading
@@ -183,7 +222,7 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
             showPlaceholder(placeholder(refreshing: false, objectCount: book.objectCount, state: loading))
             return (token, book.sequence)
         }
-        guard let (token, sequence) = reserved else { return }
+        guard let (token, sequence) = reserved else { return handle }
         // Called while this thread delivers a page it applied (a list's observer asking for
         // the next page): that page's task fetches this one once the delivery ends, instead
         // of a new task starting it here.
@@ -198,20 +237,25 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
             book.loader = loader
             return loader
         }
-        guard let loader else { return }
-        let task = startNextPages(from: token, sequence: sequence, loader: loader)
+        guard let loader else { return handle }
+        let gate = StartGate()
+        let task = startNextPages(from: token, sequence: sequence, loader: loader, after: gate)
         engine.withLock { loader.started(task) }
+        gate.open()
+        return handle
     }
 
     /// Starts a task that fetches and applies the page `token` names (load `sequence`), then
     /// each page requested while it delivers the previous one (see ``fetchNextPage()``).
-    private func startNextPages(from token: PageToken, sequence: UInt64, loader: PageLoader) -> Task<Void, Never> {
+    private func startNextPages(from token: PageToken, sequence: UInt64, loader: PageLoader, after gate: StartGate) -> Task<Void, Never> {
         let fetcher = self.fetcher
         let retry = nextPageRetry
-        return ImmediateTask.start { [weak self] in
+        return Task { [weak self] in
+            await gate.wait()
             var next: NextPageLoad? = (token, sequence)
             while let (token, sequence) = next {
                 do {
+                    try Task.checkCancellation()
                     let page = try await retry.run({ try await fetcher.fetchPage(token) }, willWait: { status in
                         self?.showNextPageRetry(status, sequence: sequence) ?? false
                     })
@@ -228,11 +272,14 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
     /// Cancels the refresh and the next-page load in flight. The refresh ends with
     /// `didFail(.cancelled)`; a cancelled next page goes back to idle and can be fetched again.
     public func cancelFetch() {
-        engine.locked {
-            cancelNextPage()
-            engine.cancel()
+        let cancelled: [LoadHandle] = engine.locked {
+            let nextPage = cancelNextPage()
+            var refresh: LoadHandle?
+            engine.cancel { refresh = refreshLoads.take() }
             showPlaceholder(placeholder(refreshing: false))
+            return [nextPage, refresh].compactMap { $0 }
         }
+        for handle in cancelled { handle.end(.cancelled) }
     }
 
     /// Fetches the next page when `path` is within `prefetchDistance` rows of the last
@@ -250,7 +297,7 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
 
     private func applyFirst(_ page: Page<Object>) {
         seen.removeAll()
-        let objects = seen.insertNew([], 0, page.objects)
+        let objects = seen.insertNew(page.objects)
         book.pageCounts = [objects.count]
         book.next = page.next
         let end = Self.end(after: page, newObjects: objects.count, previous: nil)
@@ -274,9 +321,9 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
     /// that delivery on this thread, for this task to fetch (see ``fetchNextPage()``).
     private func applyNext(_ page: Page<Object>, sequence: UInt64, loader: PageLoader) -> NextPageLoad? {
         let thread = pthread_self()
-        let applied = engine.locked {
+        let applied: (handle: LoadHandle?, objects: Int)? = engine.locked {
             var state = paginationState.value
-            guard sequence == book.sequence, state.isLoadingNextPage else { return false }
+            guard sequence == book.sequence, state.isLoadingNextPage else { return nil }
             book.applying = (thread, loader)
             book.loader = nil
             book.next = page.next
@@ -307,7 +354,7 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
                 // the append below copy every object shown.
                 let oldObjectCount = snapshot.sections[0].objects.count
                 if dropped > 0 { snapshot.sections[0].objects.removeFirst(dropped) }
-                seen.append(&snapshot.sections[0].objects, fresh)
+                snapshot.sections[0].objects.append(contentsOf: fresh)
                 snapshot.sections[0].placeholder = newPlaceholder
                 var changes = ChangeSet.appending(
                     fresh.count, toSection: 0, old: oldPlaceholder, new: newPlaceholder, oldObjectCount: oldObjectCount
@@ -318,9 +365,11 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
                 return changes
             }
             paginationState.value = state
-            return true
+            defer { book.nextLoad = nil }
+            return (book.nextLoad, fresh.count)
         }
-        guard applied else { return nil }
+        guard let applied else { return nil }
+        applied.handle?.end(.loaded(objects: applied.objects))
         return engine.withLock {
             // Another task may have applied a page meanwhile (this delivery was slow): only
             // this task's own record is cleared, and only its own continuation taken.
@@ -333,12 +382,10 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
 
     /// The objects of `page` whose identity is not shown once the first `dropped` shown
     /// objects are gone, recorded by the duplicate rule. Runs the identity (user code) before
-    /// the snapshot is locked for the append; its reference to the shown objects ends here, so
-    /// the append does not copy them.
+    /// the snapshot is locked for the append.
     private func newObjects(of page: Page<Object>, droppingFirst dropped: Int) -> [Object] {
-        let shown = engine.snapshot.sections[0].objects
-        if dropped > 0 { seen.dropFirst(dropped, shown) }
-        return seen.insertNew(shown, dropped, page.objects)
+        if dropped > 0 { seen.forget(Array(engine.snapshot.sections[0].objects.prefix(dropped))) }
+        return seen.insertNew(page.objects)
     }
 
     /// Shows that next-page load `sequence` waits to try again; returns whether it is current.
@@ -351,18 +398,24 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
     }
 
     private func failNext(_ error: DataSourceError, sequence: UInt64) {
-        engine.locked {
-            guard sequence == book.sequence, paginationState.value.isLoadingNextPage else { return }
+        let failed: LoadHandle? = engine.locked {
+            guard sequence == book.sequence, paginationState.value.isLoadingNextPage else { return nil }
+            defer { book.nextLoad = nil }
             book.loader = nil
             var state = paginationState.value
             state.nextPage = error.isCancellation ? .idle : .failed(error)
             state.retry = nil
             showPlaceholder(placeholder(refreshing: false, state: state))
             paginationState.value = state
+            return book.nextLoad
         }
+        failed?.end(LoadOutcome(error))
     }
 
-    private func cancelNextPage() {
+    /// Cancels the next-page load in flight; returns its handle, for the caller to end once
+    /// the lock is released.
+    private func cancelNextPage() -> LoadHandle? {
+        defer { book.nextLoad = nil }
         book.loader?.cancel()
         book.loader = nil
         book.sequence &+= 1
@@ -372,6 +425,7 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
                 $0.retry = nil
             }
         }
+        return book.nextLoad
     }
 
     /// Why paging ends after `page`, which added `newObjects` objects and followed the page
@@ -425,77 +479,5 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: DataSource 
         result.deletedRows = (0..<dropped).map { RowPath(item: $0, section: 0) } + changes.deletedRows
         result.insertedRows = changes.insertedRows.map { RowPath(item: $0.item - dropped, section: 0) }
         return result
-    }
-}
-
-/// A reserved next-page load: the page's token and the load's sequence number (a result is
-/// applied only while the sequence is current).
-typealias NextPageLoad = (token: PageToken, sequence: UInt64)
-
-/// The paginated source's bookkeeping, touched only under its engine's lock.
-final class PageBook<Object: Sendable & Equatable>: @unchecked Sendable {
-    var next: PageToken?
-    /// The objects of the last page applied, as received (to see a page repeated); empty
-    /// once paging has ended.
-    var lastPage: [Object] = []
-    var pageCounts: [Int] = [] {
-        didSet { objectCount = pageCounts.reduce(0, +) }
-    }
-    /// The objects shown: the pages' counts added up (pages are the only way objects land).
-    /// Kept up to date when a page lands, since `willDisplayRow` reads it for every row.
-    private(set) var objectCount = 0
-    /// The placeholder row the section shows (the source is its only writer).
-    var placeholder: Placeholder?
-    /// The thread that last applied a next page, until that page's delivery ends, and the
-    /// loader whose task applied it.
-    var applying: (thread: pthread_t, loader: PageLoader)?
-    /// Identifies the current next-page load; bumped to make older ones obsolete.
-    var sequence: UInt64 = 0
-    /// The task loading the current next page, if any.
-    var loader: PageLoader?
-}
-
-/// A task that loads next pages (one, or several in a row: see
-/// ``PaginatedDataSource/fetchNextPage()``), cancellable before its `Task` exists: a fetcher
-/// that returns without suspending applies its page before `Task.immediate` returns the task.
-/// Touched only under the source's engine lock.
-final class PageLoader: @unchecked Sendable {
-    private var task: Task<Void, Never>?
-    private(set) var isCancelled = false
-    /// The next page an observer asked for while this loader's page was delivered on its
-    /// thread: the loader's task fetches it when the delivery ends.
-    var continuation: NextPageLoad?
-
-    /// Records the loader's task, cancelling it if the loader was cancelled meanwhile.
-    func started(_ task: Task<Void, Never>) {
-        self.task = task
-        if isCancelled { task.cancel() }
-    }
-
-    /// Cancels the loader's task, now or as soon as it is recorded.
-    func cancel() {
-        isCancelled = true
-        task?.cancel()
-    }
-}
-
-extension PaginatedDataSource where Object: Identifiable, Object.ID: Sendable {
-    /// Creates a paginated source whose duplicate rule uses `id`: an object whose `id` is
-    /// already shown is dropped from later pages even if its other fields changed.
-    /// Arguments are treated as in the designated initialiser.
-    @inlinable
-    public convenience init(
-        name: String = "",
-        fetcher: some PageFetcher<Object>,
-        placeholders: PlaceholderOptions = .default,
-        prefetchDistance: Int = 0,
-        maxPages: Int? = nil,
-        retry: RetryPolicy = .default,
-        nextPageRetry: RetryPolicy = .default
-    ) {
-        self.init(
-            name: name, fetcher: fetcher, placeholders: placeholders, prefetchDistance: prefetchDistance,
-            maxPages: maxPages, seen: .keys { $0.id }, retry: retry, nextPageRetry: nextPageRetry
-        )
     }
 }

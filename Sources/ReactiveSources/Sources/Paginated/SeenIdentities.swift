@@ -1,43 +1,24 @@
 /// The duplicate rule of a ``PaginatedDataSource``: which objects of a new page repeat a
-/// shown one, by identity.
+/// shown one, by identity, kept in a `Set` of identities.
 ///
 /// Made of closures built by the inlinable factories below, which the source's public
-/// initialisers call: the closures are compiled in the client's module, specialised for its
-/// object type, so checking a page hashes each identity with a direct call and probes an
-/// ``IdentityTable`` with no generic dispatch, and appending the new objects copies them
-/// directly. Used only under the source's engine lock, always with the source's shown
-/// objects; the identity (user code) runs outside the Signals graph lock.
+/// initialisers call: the closures (and the `Set` operations) are compiled in the client's
+/// module, specialised for its identity type. Used only under the source's engine lock; the
+/// identity (user code) runs outside the Signals graph lock.
 @usableFromInline
 final class SeenIdentities<Object: Hashable & Sendable>: @unchecked Sendable {
-    /// The objects of a page (the third argument) whose identity is not in the shown
-    /// objects (the first) after the first `n` (the second, which the caller drops) nor
-    /// earlier in the page, in order; records them as appended.
-    let insertNew: (RowStorage<Object>, Int, [Object]) -> [Object]
-    /// Appends the objects `insertNew` returned to the shown objects.
-    let append: (inout RowStorage<Object>, [Object]) -> Void
-    /// Forgets the first `n` (the first argument) of the shown objects (the second), before
-    /// the caller removes them.
-    let dropFirst: (Int, RowStorage<Object>) -> Void
+    /// The objects of a page whose identity is not shown nor earlier in the page, in order
+    /// (the page itself when all are new); records them. O(page) expected.
+    let insertNew: ([Object]) -> [Object]
+    /// Forgets the identities of the given objects (shown objects about to be dropped).
+    let forget: ([Object]) -> Void
     /// Forgets every identity (before the shown objects are replaced).
     let removeAll: () -> Void
 
-    /// The shown objects left once the first `dropped` go (`dropped` clamped to
-    /// `0...shown.count`).
-    @inlinable
-    static func remaining(_ shown: RowStorage<Object>, afterDropping dropped: Int) -> Slice<RowStorage<Object>> {
-        shown[min(max(0, dropped), shown.count)...]
-    }
-
     @usableFromInline
-    init(
-        insertNew: @escaping (RowStorage<Object>, Int, [Object]) -> [Object],
-        append: @escaping (inout RowStorage<Object>, [Object]) -> Void,
-        dropFirst: @escaping (Int, RowStorage<Object>) -> Void,
-        removeAll: @escaping () -> Void
-    ) {
+    init(insertNew: @escaping ([Object]) -> [Object], forget: @escaping ([Object]) -> Void, removeAll: @escaping () -> Void) {
         self.insertNew = insertNew
-        self.append = append
-        self.dropFirst = dropFirst
+        self.forget = forget
         self.removeAll = removeAll
     }
 
@@ -45,27 +26,43 @@ final class SeenIdentities<Object: Hashable & Sendable>: @unchecked Sendable {
     /// `AnyHashable` from a closure.
     @inlinable
     static func keys<Identity: Hashable>(_ identity: @escaping (Object) -> Identity) -> SeenIdentities {
-        let table = IdentityTable()
+        let seen = SeenSet<Identity>()
         return SeenIdentities(
-            insertNew: { table.insertNew($2, after: remaining($0, afterDropping: $1), hash: { $0.combine(identity($1)) }, same: { identity($0) == identity($1) }) },
-            append: { $0.append(contentsOf: $1) },
-            dropFirst: { table.dropFirst($0, of: $1, hash: { $0.combine(identity($1)) }) },
-            removeAll: { table.removeAll() }
+            insertNew: { seen.insertNew($0, identity) },
+            forget: { for object in $0 { seen.set.remove(identity(object)) } },
+            removeAll: { seen.set.removeAll() }
         )
+    }
+
+    /// Identities that are the objects themselves.
+    @inlinable
+    static func objects() -> SeenIdentities {
+        keys { $0 }
     }
 }
 
-extension SeenIdentities {
-    /// Identities that are the objects themselves, hashed and compared where they are
-    /// stored (no copy of an object is made to hash it).
+/// The identities shown, for ``SeenIdentities``; touched only under the source's lock.
+@usableFromInline
+final class SeenSet<Identity: Hashable> {
+    @usableFromInline var set: Set<Identity> = []
+
     @inlinable
-    static func objects() -> SeenIdentities {
-        let table = IdentityTable()
-        return SeenIdentities(
-            insertNew: { table.insertNew($2, after: remaining($0, afterDropping: $1), hash: { $0.combine($1) }, same: { $0 == $1 }) },
-            append: { $0.append(contentsOf: $1) },
-            dropFirst: { table.dropFirst($0, of: $1, hash: { $0.combine($1) }) },
-            removeAll: { table.removeAll() }
-        )
+    init() {}
+
+    /// The objects of `page` whose identity is not in the set nor earlier in the page, in
+    /// order (the page itself when all are new: no second array); records them.
+    @inlinable
+    func insertNew<Object>(_ page: [Object], _ identity: (Object) -> Identity) -> [Object] {
+        var fresh: [Object]? // nil while every object so far is new
+        for (index, object) in page.enumerated() {
+            let isNew = set.insert(identity(object)).inserted
+            if fresh == nil {
+                if isNew { continue }
+                fresh = Array(page[..<index])
+            } else if isNew {
+                fresh?.append(object)
+            }
+        }
+        return fresh ?? page
     }
 }

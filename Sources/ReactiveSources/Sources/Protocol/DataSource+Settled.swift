@@ -12,6 +12,10 @@ extension DataSource {
     /// the fetch's result. A paginated source's next-page loads are not fetches: wait for
     /// those on its `pagination`.
     ///
+    /// For a remote or paginated source, awaiting the handle the call returns (`await
+    /// source.fetchData().outcome`) says how that very load ended; `settled()` serves every
+    /// source, derived and composed ones included.
+    ///
     /// Cancelling the calling task ends the wait early: it then returns the current state,
     /// which may still be fetching. The fetch itself is not cancelled.
     @discardableResult

@@ -18,14 +18,13 @@ import Signals
 ///   (`cancelFetch()` ends the wait at once). A retried fetch starts over (the batches of the
 ///   failed attempt are dropped).
 /// - Batches and finishers of a superseded fetch are ignored, whenever they arrive.
-/// - Where the fetcher runs: in a task of its own on the global concurrent executor, so
-///   `fetchData()` returns before the fetcher starts, and a fetcher that works before it
-///   first suspends (``FileLinesFetcher`` reads a file) never holds up the caller's thread.
-///   (``PaginatedDataSource``, whose fetchers are HTTP requests, starts them on the
-///   caller's thread instead.)
+/// - When the fetcher starts, the same rule as ``PaginatedDataSource``'s, on every
+///   platform: `fetchData()` returns before the fetcher is called; it then runs in a task on
+///   the global concurrent executor, so a fetcher that works before it first suspends
+///   (``FileLinesFetcher`` reads a file) never holds up the caller's thread.
 ///
 /// Thread-safe; see ``DataSource`` for observer threading.
-public final class RemoteDataSource<Object: Hashable & Sendable>: DataSource {
+public final class RemoteDataSource<Object: Hashable & Sendable>: AwaitableFetching {
     /// The section title.
     public let name: String
     /// The placeholder rows this source stores.
@@ -36,6 +35,7 @@ public final class RemoteDataSource<Object: Hashable & Sendable>: DataSource {
     public let retry: RetryPolicy
     private let fetcher: any Fetcher<Object>
     private let engine: SourceEngine<Object>
+    private let loads = LoadSlot()
 
     /// Creates a source over `fetcher`. Nothing is fetched until `fetchData()`.
     public init(
@@ -73,15 +73,23 @@ public final class RemoteDataSource<Object: Hashable & Sendable>: DataSource {
     /// and the source does not clear on refresh) keeps them visible and unchanged until it
     /// finishes, then replaces them in one update diffed by identity; a refresh that is
     /// cancelled or fails leaves them exactly as they were. Either way each batch sends
-    /// `didPartiallyLoad`.
-    public func fetchData() {
+    /// `didPartiallyLoad`. Returns the fetch's handle: `await fetchData().outcome` is
+    /// `.loaded(objects:)` with the number of objects shown, `.failed` or `.cancelled`.
+    @discardableResult
+    public func fetchData() -> LoadHandle {
+        let load = LoadHandle()
+        let loads = self.loads
+        var superseded: LoadHandle?
         let fetcher = self.fetcher
         let engine = self.engine
         let placeholders = self.placeholders
         let retry = self.retry
         let batches = BatchCounter()
         let held = HeldBatches<Object>()
+        let gate = StartGate()
         engine.begin(prepare: {
+            superseded = loads.take()
+            loads.current = load
             if clearsContentOnRefresh && !engine.snapshot.sections[0].objects.isEmpty {
                 var cleared = engine.snapshot
                 cleared.sections[0].objects = []
@@ -93,7 +101,9 @@ public final class RemoteDataSource<Object: Hashable & Sendable>: DataSource {
             engine.setPlaceholder(showsLoading ? .loading : nil, inSection: 0)
         }, start: { fetch in
             Task {
+                await gate.wait()
                 do {
+                    try Task.checkCancellation()
                     try await retry.run({
                         try await fetcher.fetch(into: FetchSink { batch in
                             engine.ifCurrent(fetch) {
@@ -114,7 +124,9 @@ public final class RemoteDataSource<Object: Hashable & Sendable>: DataSource {
                         }
                     })
                     try Task.checkCancellation()
+                    var shown: Int?
                     engine.finish(fetch) {
+                        _ = loads.take()
                         if held.isHolding {
                             var next = engine.snapshot
                             next.sections[0].objects = RowStorage(held.objects)
@@ -128,22 +140,34 @@ public final class RemoteDataSource<Object: Hashable & Sendable>: DataSource {
                         let isEmpty = engine.snapshot.sections[0].objects.isEmpty
                         let placeholder: Placeholder? = isEmpty && placeholders.contains(.noResults) ? .noResults : nil
                         engine.setPlaceholder(placeholder, inSection: 0)
+                        shown = engine.snapshot.sections[0].objects.count
                     }
+                    if let shown { load.end(.loaded(objects: shown)) }
                 } catch {
+                    var ended: DataSourceError?
                     engine.fail(fetch, error: error) { failure in
+                        _ = loads.take()
                         let placeholder: Placeholder? = placeholders.contains(.errors) ? .error(message: failure.message) : nil
                         engine.setPlaceholder(placeholder, inSection: 0)
+                        ended = failure
                     }
+                    if let ended { load.end(LoadOutcome(ended)) }
                 }
             }
         })
+        superseded?.end(.cancelled)
+        gate.open()
+        return load
     }
 
     /// Cancels the fetch in flight: it ends with `didFail(.cancelled)`, `isFetching` becomes false and the objects already shown stay. Does nothing when idle.
     public func cancelFetch() {
+        var cancelled: LoadHandle?
         engine.cancel {
+            cancelled = loads.take()
             engine.setPlaceholder(nil, inSection: 0)
         }
+        cancelled?.end(.cancelled)
     }
 
     /// Applies one batch: the first replaces the objects (diffed), later ones append.
