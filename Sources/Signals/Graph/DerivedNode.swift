@@ -44,10 +44,12 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     /// `inputs`: the nodes the first run will read, when known (a `map` reads its parent),
     /// so that a long chain's first read computes them first, iteratively, instead of
     /// recursing through every closure of the chain.
-    init(inputs: DependencyList = DependencyList()) {
+    /// `component`: the first input's, when known (the node will read it and join it
+    /// anyway), else a new one.
+    init(inputs: [GraphNode]) {
         storage = .allocate(capacity: 1)
-        dependencies = inputs
-        super.init()
+        dependencies = inputs.isEmpty ? DependencyList() : DependencyList(inputs: inputs)
+        super.init(component: inputs.first?.component.root.takeUnretainedValue() ?? GraphComponent())
         isStale = true
     }
 
@@ -72,6 +74,8 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     /// A dependency cycle reaching a node that is computing gets its previous value, untracked;
     /// on its first computation there is none, which is a precondition failure.
     final override func currentValue(in graph: Graph) -> Value {
+        // Computing on another thread that waits with its lock released: wait for it.
+        while isComputing && graph.isBusyElsewhere(self) && graph.waitUntilNotBusy(Unmanaged.passUnretained(self)) {}
         if isComputing {
             guard hasValue else {
                 preconditionFailure("Signals: a derived property read itself while computing its first value (dependency cycle).")
@@ -109,6 +113,7 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         // Until the links are settled below: a cycle reaching this node meanwhile gets the
         // previous value, and gaining or losing subscribers is settled afterwards.
         isComputing = true
+        graph.beginBusy(self)
         let newValue = evaluate(hasValue ? UnsafePointer(storage) : nil)
         graph.endRun(run)
         let sameNodes = graph.collected.withUnsafeBufferPointer { collected in
@@ -127,6 +132,7 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
             }
         }
         isComputing = false
+        graph.endBusy()
         graph.dropReads(of: run)
         if isLinked == subscribers.isEmpty { graph.needsSettling(self) }
         if hasValue {
@@ -161,7 +167,7 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         }
     }
 
-    final override func becomeStale() -> Bool {
+    final override func becomeStale(in graph: Graph) -> Bool {
         if isStale { return false }
         isStale = true
         return true
@@ -186,7 +192,7 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         linked.forEachNode { $0.addSubscriber(self, in: graph) }
         // A write during that validation (from a derived closure) may have come before the
         // links existed: take the value as stale, and tell the subscribers.
-        if validatedAt != graph.globalVersion && becomeStale() { markSubscribersStale(in: graph) }
+        if validatedAt != graph.globalVersion && becomeStale(in: graph) { markSubscribersStale(in: graph) }
     }
 
     /// Unsubscribes this node from its dependencies (runs no user code).

@@ -24,7 +24,7 @@
 /// recompute, and its observers are not called. The comparison is the property's own
 /// equality (`==`, or the `equals:` given), made once per property written.
 public func batch<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
-    let graph = Graph.shared
+    let graph = Graph.current.takeUnretainedValue()
     graph.beginBatch()
     defer { graph.endBatch() }
     return try body()

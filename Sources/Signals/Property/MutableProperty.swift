@@ -23,11 +23,12 @@ public final class MutableProperty<Value: Sendable>: Property<Value>, @unchecked
     public override var value: Value {
         @inlinable @inline(__always) get { super.value }
         set {
-            let graph = Graph.shared
-            graph.lock()
-            if _slowPath(source.isModifying) { SourceNode<Value>.accessedWhileModifying() }
-            source.store(newValue, in: graph)
-            graph.unlockAndDeliver()
+            Graph.current._withUnsafeGuaranteedRef { graph in
+                graph.lock(source)
+                if _slowPath(source.isModifying) { graph.waitForModify(of: source) }
+                source.store(newValue, in: graph)
+                graph.unlockAndDeliver()
+            }
         }
     }
 
@@ -43,14 +44,16 @@ public final class MutableProperty<Value: Sendable>: Property<Value>, @unchecked
     /// (of this property and of the others) run after `modify` returns, as for any write.
     @discardableResult
     public func modify<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        let graph = Graph.shared
-        graph.lock()
+        let graph = Graph.current.takeUnretainedValue()
+        graph.lock(source)
         defer { graph.unlockAndDeliver() }
-        if _slowPath(source.isModifying) { SourceNode<Value>.accessedWhileModifying() }
+        if _slowPath(source.isModifying) { graph.waitForModify(of: source) }
         source.isModifying = true
+        graph.beginBusy(source)
         guard source.isEqual != nil else {
             defer {
                 source.isModifying = false
+                graph.endBusy()
                 source.didChange(in: graph)
             }
             return try body(&source.value)
@@ -58,6 +61,7 @@ public final class MutableProperty<Value: Sendable>: Property<Value>, @unchecked
         var value = source.value
         defer {
             source.isModifying = false
+            graph.endBusy()
             source.store(value, in: graph)
         }
         return try body(&value)

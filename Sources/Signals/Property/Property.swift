@@ -104,8 +104,8 @@ public class Property<Value: Sendable>: @unchecked Sendable {
     /// type, without a call through the vtable (the hot path of every derived closure).
     @inlinable public var value: Value {
         @inline(__always) get {
-            Graph.unretainedShared._withUnsafeGuaranteedRef { graph in
-                graph.lock()
+            Graph.current._withUnsafeGuaranteedRef { graph in
+                graph.lock(node)
                 let value: Value
                 if node.isSource {
                     let source = Unmanaged.passUnretained(unsafeDowncast(node, to: SourceNode<Value>.self))
@@ -126,17 +126,24 @@ public class Property<Value: Sendable>: @unchecked Sendable {
     /// See the type's documentation for the threading contract. Observing from inside a
     /// derived closure does not make that closure depend on this property.
     public func observe(emitsCurrentValue: Bool = true, _ observer: @escaping @Sendable (Value) -> Void) -> SignalSubscription {
-        let graph = Graph.shared
-        graph.lock()
-        let observation = PropertyObservation(node: node, emitsCurrentValue: emitsCurrentValue, observer: observer, in: graph)
-        graph.unlockAndDeliver()
+        let observation = Graph.current._withUnsafeGuaranteedRef { graph in
+            graph.lock(node)
+            let observation = PropertyObservation(node: node, emitsCurrentValue: emitsCurrentValue, observer: observer, in: graph)
+            let atOnce = emitsCurrentValue && graph.deliversFirstValueAtOnce
+            if emitsCurrentValue && !atOnce { graph.enqueue(observation) }
+            graph.unlockAndDeliver()
+            if atOnce { observation.deliver(in: graph) }
+            return observation
+        }
         return SignalSubscription.detaching(
             {
-                graph.lock()
-                observation.detach(in: graph)
-                graph.unlockAndDeliver()
+                Graph.current._withUnsafeGuaranteedRef { graph in
+                    graph.lock(observation.component)
+                    observation.detach(in: graph)
+                    graph.unlockAndDeliver()
+                }
             },
-            lastCall: { await graph.callEnded(of: observation) }
+            lastCall: { await Graph.callEnded(of: observation) }
         )
     }
 }
@@ -152,9 +159,10 @@ extension Property where Value: Equatable {
 extension Property {
     /// How many graph nodes and observers currently depend on this property (for tests).
     var subscriberCount: Int {
-        let graph = Graph.shared
-        graph.lock()
-        defer { graph.unlock() }
-        return node.subscribers.count
+        Graph.current._withUnsafeGuaranteedRef { graph in
+            graph.lock(node)
+            defer { graph.unlock() }
+            return node.subscribers.count
+        }
     }
 }
