@@ -33,6 +33,9 @@ final class PropertyObservation<Value>: GraphNode, Deliverable, ObserverCall, @u
         self.observer = observer
         self.deliveredVersion = 0
         super.init(component: graph.held.unsafelyUnwrapped.takeUnretainedValue())
+        // Queued until set up: should the pull below wait for another thread (see "Locking"
+        // in `Graph`), that thread's writes do not deliver to this observation meanwhile.
+        isQueued = true
         node.addSubscriber(self, in: graph)
         // Untracked: an observation made inside a derived closure is not a read of it.
         let wasTracking = graph.isTracking
@@ -41,9 +44,9 @@ final class PropertyObservation<Value>: GraphNode, Deliverable, ObserverCall, @u
         graph.isTracking = wasTracking
         if emitsCurrentValue {
             deliveredVersion = node.version &- 1
-            isQueued = true
         } else {
             deliveredVersion = node.version
+            isQueued = false
         }
     }
 
