@@ -21,7 +21,8 @@ struct IndependentGraphTests {
         let seenA = Recorder<Int>()
         let subscriptionA = blocking.observe { seenA.append($0) }
         let b = MutableProperty(0)
-        let doubled = b.map { $0 * 2 }
+        // A closure-derived property (inputs unknown until it runs) and a map of it.
+        let doubled = Property { b.value * 2 }.map { $0 }
         let seenB = Recorder<Int>()
         let subscriptionB = doubled.observe { seenB.append($0) }
 
@@ -58,6 +59,44 @@ struct IndependentGraphTests {
         }
         a.value = 5
         #expect(seen.values == [210, 430, 450])
+        subscription.cancel()
+    }
+
+    /// New derived properties whose inputs are unknown until they run start in a shared
+    /// nursery and move to the graph of what they read first: made one after the other on
+    /// one thread over two graphs, they do not join those graphs.
+    @Test func newClosurePropertiesOverTwoGraphsStayInTheirOwnGraphs() async {
+        let a = MutableProperty(1)
+        let b = MutableProperty(2)
+        let constant = Property { 7 }
+        let overA = Property { a.value + constant.value }
+        let overB = Property { b.value * 10 }
+        let mappedB = Property { overB.value + 1 }.map { $0 * 2 }
+        #expect(overA.value == 8)
+        #expect(mappedB.value == 42)
+        let seen = Recorder<Int>()
+        let subscription = Property { b.value + 100 }.observe { seen.append($0) }
+        #expect(seen.values == [102])
+        // Graph A blocked inside a closure: graph B's nodes made above still work.
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let blocking = Property { () -> Int in
+            let value = a.value
+            if value == 2 {
+                entered.signal()
+                release.wait()
+            }
+            return value
+        }
+        #expect(blocking.value == 1)
+        let writer = Task { await onOwnThread { () -> Int in a.value = 2; return blocking.value } }
+        await onOwnThread { entered.wait() }
+        await onOwnThread { b.value = 3 }
+        #expect(mappedB.value == 62)
+        #expect(seen.values == [102, 103])
+        release.signal()
+        #expect(await writer.value == 2)
+        #expect(overA.value == 9)
         subscription.cancel()
     }
 

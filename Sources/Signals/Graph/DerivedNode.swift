@@ -45,11 +45,11 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     /// so that a long chain's first read computes them first, iteratively, instead of
     /// recursing through every closure of the chain.
     /// `component`: the first input's, when known (the node will read it and join it
-    /// anyway), else a new one.
+    /// anyway), else the nursery (placed by the first computation).
     init(inputs: [GraphNode]) {
         storage = .allocate(capacity: 1)
         dependencies = inputs.isEmpty ? DependencyList() : DependencyList(inputs: inputs)
-        super.init(component: inputs.first?.component.root.takeUnretainedValue() ?? GraphComponent())
+        super.init(component: inputs.first.map { $0.isUnplaced ? GraphComponent.nursery : $0.component.root.takeUnretainedValue() } ?? GraphComponent.nursery)
         isStale = true
     }
 
@@ -115,6 +115,8 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         isComputing = true
         graph.beginBusy(self)
         let newValue = evaluate(hasValue ? UnsafePointer(storage) : nil)
+        // A first computation that read nothing placed: a component of its own.
+        if isUnplaced { graph.leaveNursery(to: GraphComponent()) }
         graph.endRun(run)
         let sameNodes = graph.collected.withUnsafeBufferPointer { collected in
             dependencies.updateVersions(ifSameNodesAs: UnsafeBufferPointer(rebasing: collected[run.start...]))

@@ -132,7 +132,81 @@ final class Graph {
     /// Takes the lock of `node`'s component (joining it to the one this thread holds, if
     /// another).
     @inlinable @inline(__always) func lock(_ node: GraphNode) {
-        lock(node.component)
+        let bits = node.componentBits.load(ordering: .acquiring)
+        if _slowPath(bits == GraphComponent.nurseryBits) {
+            lockUnplaced(node)
+            return
+        }
+        lock(Unmanaged<GraphComponent>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue())
+    }
+
+    /// Takes the lock for a node in the nursery: the nursery's (to compute it there), unless
+    /// this thread holds another component: then the node, and the unplaced nodes it was
+    /// made from, are placed in that component.
+    @usableFromInline func lockUnplaced(_ node: GraphNode) {
+        let nursery = GraphComponent.nursery
+        if depth > 0 {
+            if held.unsafelyUnwrapped.toOpaque() == Unmanaged.passUnretained(nursery).toOpaque() {
+                depth += 1
+                return
+            }
+            pthread_mutex_lock(nursery.mutex)
+            if node.isUnplaced { Self.place([node], in: held.unsafelyUnwrapped.takeUnretainedValue()) }
+            pthread_mutex_unlock(nursery.mutex)
+            lock(node.component)
+            return
+        }
+        pthread_mutex_lock(nursery.mutex)
+        if !node.isUnplaced {
+            pthread_mutex_unlock(nursery.mutex)
+            lock(node.component)
+            return
+        }
+        held = Unmanaged.passUnretained(nursery)
+        depth = 1
+    }
+
+    /// Called holding the nursery, when the computation in progress reads a node of
+    /// `target` (or, having read none, leaves with a new component): places the unplaced
+    /// nodes this thread is computing or checking, and those they were made from, in
+    /// `target`'s root, and holds that root instead of the nursery. If that root is busy,
+    /// the nursery is released first (see "Locking": the placed nodes stay busy meanwhile).
+    func leaveNursery(to target: GraphComponent) {
+        let nursery = GraphComponent.nursery
+        guard held.unsafelyUnwrapped.toOpaque() == Unmanaged.passUnretained(nursery).toOpaque() else { return }
+        var working: [GraphNode] = busy.map { $0.takeUnretainedValue() }
+        working.append(contentsOf: checkStack.lazy.map { $0.node.takeUnretainedValue() })
+        while true {
+            let root = target.root.takeUnretainedValue()
+            if pthread_mutex_trylock(root.mutex) == 0 {
+                guard root.isRoot else {
+                    pthread_mutex_unlock(root.mutex)
+                    continue
+                }
+                Self.place(working, in: root)
+                held = Unmanaged.passUnretained(root)
+                pthread_mutex_unlock(nursery.mutex)
+                return
+            }
+            Self.place(working, in: root)
+            releasedToJoin { _ in lockOutermost(target) }
+            return
+        }
+    }
+
+    /// Places the unplaced ones of `nodes`, and the unplaced nodes they were made from
+    /// (their inputs, transitively), in `component`. Caller holds the nursery's lock.
+    private static func place(_ nodes: [GraphNode], in component: GraphComponent) {
+        var pending = nodes
+        while let node = pending.popLast() {
+            guard node.isUnplaced else { continue }
+            node.place(in: component)
+            var index = 0
+            while let (input, _) = node.dependency(at: index) {
+                pending.append(input.takeUnretainedValue())
+                index += 1
+            }
+        }
     }
 
     /// Takes `component`'s lock (see "Locking").
@@ -171,6 +245,10 @@ final class Graph {
     /// Joins `component` to the one this thread holds (see "Locking"); afterwards `held` is
     /// the merged root.
     @usableFromInline func join(_ component: GraphComponent) {
+        if held.unsafelyUnwrapped.toOpaque() == Unmanaged.passUnretained(GraphComponent.nursery).toOpaque() {
+            leaveNursery(to: component)
+            return
+        }
         while true {
             let other = component.root
             let mine = held.unsafelyUnwrapped

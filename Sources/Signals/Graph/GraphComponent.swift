@@ -43,6 +43,21 @@ final class GraphComponent: @unchecked Sendable {
         pthread_mutex_init(mutex, nil)
     }
 
+    /// Where a derived node whose inputs are unknown (`Property { }`) starts, so that making
+    /// one allocates no component: its first computation runs under the nursery's lock and
+    /// moves it into the component of the first node it reads (or a new one if it reads
+    /// none), see ``Graph/leaveNursery(to:)``. The nursery never merges, holds no source and
+    /// its `globalVersion` stays 0 (no real component's is 0, so a node validated in it is
+    /// checked again once placed). A thread never waits for another lock while holding it.
+    @usableFromInline static let nursery: GraphComponent = {
+        let nursery = GraphComponent()
+        nursery.globalVersion = 0
+        return nursery
+    }()
+
+    /// The nursery's address, as stored in ``GraphNode/componentBits``.
+    @usableFromInline static let nurseryBits = UInt(bitPattern: Unmanaged.passUnretained(nursery).toOpaque())
+
     deinit {
         let bits = parentBits.load(ordering: .relaxed)
         if bits != 0 { Unmanaged<GraphComponent>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release() }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// An edge from a derived node to a node it read, with the version it saw.
 @usableFromInline
 struct Dependency {
@@ -19,8 +21,28 @@ struct Dependency {
 @usableFromInline
 class GraphNode: @unchecked Sendable {
     /// The component whose lock guards this node (it may have been merged into another:
-    /// the lock is its root's, see ``GraphComponent``).
-    @usableFromInline final let component: GraphComponent
+    /// the lock is its root's, see ``GraphComponent``), retained (+1); or, for a derived
+    /// node whose inputs are unknown, ``GraphComponent/nursery`` (not retained) until its
+    /// first computation places it (``Graph/leaveNursery(to:)``). Changes at most once, from
+    /// the nursery, under the nursery's lock.
+    @usableFromInline final let componentBits: Atomic<UInt>
+
+    /// See ``componentBits``.
+    @inlinable final var component: GraphComponent {
+        @inline(__always) get {
+            Unmanaged<GraphComponent>.fromOpaque(UnsafeRawPointer(bitPattern: componentBits.load(ordering: .acquiring))!).takeUnretainedValue()
+        }
+    }
+
+    /// Whether this node is still in the nursery (see ``componentBits``).
+    @inlinable @inline(__always) final var isUnplaced: Bool {
+        componentBits.load(ordering: .acquiring) == GraphComponent.nurseryBits
+    }
+
+    /// Moves this unplaced node into `component`. Caller holds the nursery's lock.
+    final func place(in component: GraphComponent) {
+        componentBits.store(UInt(bitPattern: Unmanaged.passRetained(component).toOpaque()), ordering: .releasing)
+    }
     /// Bumped whenever the node's value changes.
     @usableFromInline @exclusivity(unchecked) final var version: UInt64 = 0
     @exclusivity(unchecked) final var subscribers: ContiguousArray<Unmanaged<GraphNode>> = []
@@ -48,7 +70,15 @@ class GraphNode: @unchecked Sendable {
     }
 
     @usableFromInline init(component: GraphComponent) {
-        self.component = component
+        componentBits = Atomic(component === GraphComponent.nursery
+            ? GraphComponent.nurseryBits : UInt(bitPattern: Unmanaged.passRetained(component).toOpaque()))
+    }
+
+    deinit {
+        let bits = componentBits.load(ordering: .relaxed)
+        if bits != GraphComponent.nurseryBits {
+            Unmanaged<GraphComponent>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release()
+        }
     }
 
     /// True for ``SourceNode``s, whose reads clients inline (see `Property.value`).

@@ -128,6 +128,14 @@ public class Property<Value: Sendable>: @unchecked Sendable {
     public func observe(emitsCurrentValue: Bool = true, _ observer: @escaping @Sendable (Value) -> Void) -> SignalSubscription {
         let observation = Graph.current._withUnsafeGuaranteedRef { graph in
             graph.lock(node)
+            if node.isUnplaced {
+                // A new derived property: its first computation places it, so that the
+                // observation joins that component and not the nursery.
+                let wasTracking = graph.isTracking
+                graph.isTracking = false
+                _ = node.currentValue(in: graph)
+                graph.isTracking = wasTracking
+            }
             let observation = PropertyObservation(node: node, emitsCurrentValue: emitsCurrentValue, observer: observer, in: graph)
             let atOnce = emitsCurrentValue && graph.deliversFirstValueAtOnce
             if emitsCurrentValue && !atOnce { graph.enqueue(observation) }
