@@ -151,7 +151,7 @@ final class Graph {
                 return
             }
             pthread_mutex_lock(nursery.mutex)
-            if node.isUnplaced { Self.place([node], in: held.unsafelyUnwrapped.takeUnretainedValue()) }
+            if node.isUnplaced { Self.place(Unmanaged.passUnretained(node), in: held.unsafelyUnwrapped.takeUnretainedValue()) }
             pthread_mutex_unlock(nursery.mutex)
             lock(node.component)
             return
@@ -174,8 +174,6 @@ final class Graph {
     func leaveNursery(to target: GraphComponent) {
         let nursery = GraphComponent.nursery
         guard held.unsafelyUnwrapped.toOpaque() == Unmanaged.passUnretained(nursery).toOpaque() else { return }
-        var working: [GraphNode] = busy.map { $0.takeUnretainedValue() }
-        working.append(contentsOf: checkStack.lazy.map { $0.node.takeUnretainedValue() })
         while true {
             let root = target.root.takeUnretainedValue()
             if pthread_mutex_trylock(root.mutex) == 0 {
@@ -183,28 +181,42 @@ final class Graph {
                     pthread_mutex_unlock(root.mutex)
                     continue
                 }
-                Self.place(working, in: root)
+                placeWorkingNodes(in: root)
                 held = Unmanaged.passUnretained(root)
                 pthread_mutex_unlock(nursery.mutex)
                 return
             }
-            Self.place(working, in: root)
+            placeWorkingNodes(in: root)
             releasedToJoin { _ in lockOutermost(target) }
             return
         }
     }
 
-    /// Places the unplaced ones of `nodes`, and the unplaced nodes they were made from
+    /// Places the unplaced nodes this thread is computing or checking (see ``place(_:in:)``).
+    private func placeWorkingNodes(in component: GraphComponent) {
+        for index in busy.indices {
+            Self.place(busy[index], in: component)
+        }
+        for index in checkStack.indices {
+            Self.place(checkStack[index].node, in: component)
+        }
+    }
+
+    /// Places `first` if unplaced, and the unplaced nodes it was made from
     /// (their inputs, transitively), in `component`. Caller holds the nursery's lock.
-    private static func place(_ nodes: [GraphNode], in component: GraphComponent) {
-        var pending = nodes
-        while let node = pending.popLast() {
-            guard node.isUnplaced else { continue }
-            node.place(in: component)
-            var index = 0
-            while let (input, _) = node.dependency(at: index) {
-                pending.append(input.takeUnretainedValue())
-                index += 1
+    private static func place(_ first: Unmanaged<GraphNode>, in component: GraphComponent) {
+        var next: Unmanaged<GraphNode>? = first
+        var pending: [Unmanaged<GraphNode>] = []
+        while let node = next ?? pending.popLast() {
+            next = nil
+            node._withUnsafeGuaranteedRef { node in
+                guard node.isUnplaced else { return }
+                node.place(in: component)
+                var index = 0
+                while let (input, _) = node.dependency(at: index) {
+                    if input._withUnsafeGuaranteedRef({ $0.isUnplaced }) { pending.append(input) }
+                    index += 1
+                }
             }
         }
     }
