@@ -37,6 +37,11 @@ final class Graph {
     @usableFromInline @exclusivity(unchecked) var held: Unmanaged<GraphComponent>?
     /// How many times this thread holds `held`.
     @usableFromInline @exclusivity(unchecked) var depth = 0
+    /// The ``GraphNode/componentBits`` of the last node locked while `depth > 0`: a component
+    /// known to be in `held`'s tree (merges only grow it), so that re-entering for another
+    /// node of it skips the walk to the root. 0 when unknown (reset whenever `held` is
+    /// released or leaves the nursery).
+    @usableFromInline @exclusivity(unchecked) var heldMember: UInt = 0
     /// Whether a derived node's closure is running and recording what it reads.
     @usableFromInline @exclusivity(unchecked) var isTracking = false
     /// Identifies the running derived computation; a node read in this run has this
@@ -133,11 +138,16 @@ final class Graph {
     /// another).
     @inlinable @inline(__always) func lock(_ node: GraphNode) {
         let bits = node.componentBits.load(ordering: .acquiring)
+        if depth > 0 && bits == heldMember {
+            depth += 1
+            return
+        }
         if _slowPath(bits == GraphComponent.nurseryBits) {
             lockUnplaced(node)
             return
         }
         lock(Unmanaged<GraphComponent>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue())
+        heldMember = bits
     }
 
     /// Takes the lock for a node in the nursery: the nursery's (to compute it there), unless
@@ -183,6 +193,7 @@ final class Graph {
                 }
                 placeWorkingNodes(in: root)
                 held = Unmanaged.passUnretained(root)
+                heldMember = 0
                 pthread_mutex_unlock(nursery.mutex)
                 return
             }
@@ -250,6 +261,7 @@ final class Graph {
         if depth == 0 {
             let root = held.unsafelyUnwrapped
             held = nil
+            heldMember = 0
             pthread_mutex_unlock(root._withUnsafeGuaranteedRef { $0.mutex })
         }
     }

@@ -143,6 +143,7 @@ extension Graph {
         let keep = busy.map { $0.takeUnretainedValue() }
         depth = 0
         held = nil
+        heldMember = 0
         pthread_mutex_unlock(previous.mutex)
         wait()
         reacquire(previous)

@@ -32,8 +32,9 @@ public final class MutableProperty<Value: Sendable>: Property<Value>, @unchecked
         }
     }
 
-    /// Atomically reads and modifies the value; no other write can interleave.
-    /// `body` runs with the graph locked: keep it short and do not wait on other threads.
+    /// Atomically reads and modifies the value; no other write to this property can interleave.
+    /// `body` runs with this property's graph locked: keep it short and do not wait on other
+    /// threads. Touching a property of another graph in `body` joins the two graphs.
     /// If `body` throws, the value is left as `body` left it and observers are notified.
     /// Without an equality the value is mutated in place (no copy of large values).
     ///

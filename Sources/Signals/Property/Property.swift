@@ -14,8 +14,16 @@
 /// previous one (Equatable values, or an explicit `equals:`), nothing downstream recomputes
 /// and no observer is called.
 ///
-/// Derived closures run while the graph is locked: keep them pure and fast, do not block
-/// on other threads inside them, and do not write to properties from them. What misuse gets:
+/// Derived closures run while their graph is locked: keep them pure and fast, do not block
+/// on other threads inside them, and do not write to properties from them. Each connected
+/// graph has its own lock: properties that share no node (a closure that reads two of them
+/// joins their graphs for good) never wait for each other, so a slow closure stalls only its
+/// own graph. The first run of a `Property { }` starts under a lock shared by all new
+/// closures until it reads a property; a closure that blocks before its first read holds up
+/// other new closures' first runs meanwhile. When a closure reads a graph that another
+/// thread holds, its thread waits for both with its own released: writes to its own graph
+/// may land meanwhile, and its result then counts as stale (it recomputes on its next read),
+/// as for a write made by a derived closure. What misuse gets:
 /// - **A dependency cycle** (a derived property reading itself, directly or through other
 ///   derived properties): while it computes (or links to what it read, when it gains an
 ///   observer), a read that reaches it again returns its
