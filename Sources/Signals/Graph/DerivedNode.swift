@@ -35,11 +35,20 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         @inline(__always) get { has(.isComputing) }
         @inline(__always) set { set(.isComputing, newValue) }
     }
-    /// The current value, initialised once `hasValue` is true.
+    /// The current value, initialised once `hasValue` is true. The same allocation holds
+    /// ``validatedAt`` in the 8 bytes before it: for values of up to 8 bytes the allocation
+    /// stays in malloc's smallest size class, and the node one size class smaller.
     private let storage: UnsafeMutablePointer<Value>
     @exclusivity(unchecked) private var dependencies = DependencyList()
-    /// `graph.globalVersion` at the last validation, for unwatched reads.
-    @exclusivity(unchecked) private var validatedAt: UInt64 = 0
+    /// `graph.globalVersion` at the last validation, for unwatched reads (see ``storage``).
+    private var validatedAt: UInt64 {
+        @inline(__always) get { UnsafeRawPointer(storage).load(fromByteOffset: -8, as: UInt64.self) }
+        @inline(__always) set { UnsafeMutableRawPointer(storage).storeBytes(of: newValue, toByteOffset: -8, as: UInt64.self) }
+    }
+
+    /// Where the value starts in its allocation: after the 8 bytes of ``validatedAt``, or
+    /// after as many bytes as the value's alignment if that is more.
+    private static var valueOffset: Int { Swift.max(8, MemoryLayout<Value>.alignment) }
 
     /// `inputs`: the nodes the first run will read, when known (a `map` reads its parent),
     /// so that a long chain's first read computes them first, iteratively, instead of
@@ -47,7 +56,10 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     /// `component`: the first input's, when known (the node will read it and join it
     /// anyway), else the nursery (placed by the first computation).
     init(inputs: [GraphNode]) {
-        storage = .allocate(capacity: 1)
+        let offset = Self.valueOffset
+        let base = UnsafeMutableRawPointer.allocate(byteCount: offset + MemoryLayout<Value>.stride, alignment: offset)
+        base.storeBytes(of: 0, toByteOffset: offset - 8, as: UInt64.self)
+        storage = (base + offset).bindMemory(to: Value.self, capacity: 1)
         dependencies = inputs.isEmpty ? DependencyList() : DependencyList(inputs: inputs)
         super.init(component: inputs.first.map { $0.isUnplaced ? GraphComponent.nursery : $0.component.root.takeUnretainedValue() } ?? GraphComponent.nursery)
         isStale = true
@@ -55,7 +67,7 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
 
     deinit {
         if hasValue { storage.deinitialize(count: 1) }
-        storage.deallocate()
+        (UnsafeMutableRawPointer(storage) - Self.valueOffset).deallocate()
         // The nodes this one read may die with it, and theirs with them: released by the
         // thread's teardown loop, not by a recursion as deep as the chain.
         Teardown.release(taking: &dependencies)
