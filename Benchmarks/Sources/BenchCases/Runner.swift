@@ -120,6 +120,13 @@ public enum Runner {
         return text
     }
 
+    /// The two-graph lock case as markdown, or "" when `config.filter` does not want it
+    /// (`--filter two`).
+    public static func twoGraphs(config: BenchConfig) -> String {
+        if let filter = config.filter, !"two graphs".contains(filter.lowercased()) { return "" }
+        return TwoGraphsCase.markdown(TwoGraphsCase.run(config: config))
+    }
+
     /// Every case, in report order; `progress` is called with each case's name as it starts.
     public static func all(config: BenchConfig, progress: (String) -> Void) async -> [CaseResult] {
         var results: [CaseResult] = []

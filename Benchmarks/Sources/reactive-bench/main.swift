@@ -13,6 +13,10 @@ let results = await Runner.all(config: config) { name in
     FileHandle.standardError.write(Data("running \(name)...\n".utf8))
 }
 print(Report.markdown(results))
+let twoGraphs = Runner.twoGraphs(config: config)
+if !twoGraphs.isEmpty {
+    print(twoGraphs)
+}
 let derived = Runner.derived(config: config) { name in
     FileHandle.standardError.write(Data("running \(name)...\n".utf8))
 }

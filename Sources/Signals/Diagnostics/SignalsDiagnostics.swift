@@ -40,7 +40,7 @@ extension SignalsDiagnostic {
 }
 
 /// Counts one observer's calls in the current delivery run (see ``Graph/deliveryRun``).
-/// Guarded by the graph lock.
+/// Guarded by the observer's lock.
 struct FeedbackCounter {
     private var run: UInt64 = 0
     private var calls = 0

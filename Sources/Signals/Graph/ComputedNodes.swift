@@ -7,7 +7,7 @@ final class ComputedNode<Value>: DerivedNode<Value>, @unchecked Sendable {
     /// `inputs`: what `compute` reads first, when known (see ``DerivedNode/init(inputs:)``).
     @usableFromInline init(_ compute: @escaping @Sendable () -> Value, inputs: [GraphNode] = []) {
         self.compute = compute
-        super.init(inputs: inputs.isEmpty ? DependencyList() : DependencyList(inputs: inputs))
+        super.init(inputs: inputs)
     }
 
     deinit {
@@ -29,7 +29,7 @@ final class EquatableComputedNode<Value: Equatable>: DerivedNode<Value>, @unchec
     /// `inputs`: what `compute` reads first, when known (see ``DerivedNode/init(inputs:)``).
     @usableFromInline init(_ compute: @escaping @Sendable () -> Value, inputs: [GraphNode] = []) {
         self.compute = compute
-        super.init(inputs: inputs.isEmpty ? DependencyList() : DependencyList(inputs: inputs))
+        super.init(inputs: inputs)
     }
 
     deinit {
@@ -61,7 +61,7 @@ final class ClosureComputedNode<Value>: DerivedNode<Value>, @unchecked Sendable 
     ) {
         self.compute = compute
         self.isEqual = isEqual
-        super.init(inputs: inputs.isEmpty ? DependencyList() : DependencyList(inputs: inputs))
+        super.init(inputs: inputs)
     }
 
     deinit {

@@ -35,25 +35,39 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         @inline(__always) get { has(.isComputing) }
         @inline(__always) set { set(.isComputing, newValue) }
     }
-    /// The current value, initialised once `hasValue` is true.
+    /// The current value, initialised once `hasValue` is true. The same allocation holds
+    /// ``validatedAt`` in the 8 bytes before it: for values of up to 8 bytes the allocation
+    /// stays in malloc's smallest size class, and the node one size class smaller.
     private let storage: UnsafeMutablePointer<Value>
     @exclusivity(unchecked) private var dependencies = DependencyList()
-    /// `graph.globalVersion` at the last validation, for unwatched reads.
-    @exclusivity(unchecked) private var validatedAt: UInt64 = 0
+    /// `graph.globalVersion` at the last validation, for unwatched reads (see ``storage``).
+    private var validatedAt: UInt64 {
+        @inline(__always) get { UnsafeRawPointer(storage).load(fromByteOffset: -8, as: UInt64.self) }
+        @inline(__always) set { UnsafeMutableRawPointer(storage).storeBytes(of: newValue, toByteOffset: -8, as: UInt64.self) }
+    }
+
+    /// Where the value starts in its allocation: after the 8 bytes of ``validatedAt``, or
+    /// after as many bytes as the value's alignment if that is more.
+    private static var valueOffset: Int { Swift.max(8, MemoryLayout<Value>.alignment) }
 
     /// `inputs`: the nodes the first run will read, when known (a `map` reads its parent),
     /// so that a long chain's first read computes them first, iteratively, instead of
     /// recursing through every closure of the chain.
-    init(inputs: DependencyList = DependencyList()) {
-        storage = .allocate(capacity: 1)
-        dependencies = inputs
-        super.init()
+    /// `component`: the first input's, when known (the node will read it and join it
+    /// anyway), else the nursery (placed by the first computation).
+    init(inputs: [GraphNode]) {
+        let offset = Self.valueOffset
+        let base = UnsafeMutableRawPointer.allocate(byteCount: offset + MemoryLayout<Value>.stride, alignment: offset)
+        base.storeBytes(of: 0, toByteOffset: offset - 8, as: UInt64.self)
+        storage = (base + offset).bindMemory(to: Value.self, capacity: 1)
+        dependencies = inputs.isEmpty ? DependencyList() : DependencyList(inputs: inputs)
+        super.init(component: inputs.first.map { $0.isUnplaced ? GraphComponent.nursery : $0.component.root.takeUnretainedValue() } ?? GraphComponent.nursery)
         isStale = true
     }
 
     deinit {
         if hasValue { storage.deinitialize(count: 1) }
-        storage.deallocate()
+        (UnsafeMutableRawPointer(storage) - Self.valueOffset).deallocate()
         // The nodes this one read may die with it, and theirs with them: released by the
         // thread's teardown loop, not by a recursion as deep as the chain.
         Teardown.release(taking: &dependencies)
@@ -72,6 +86,8 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     /// A dependency cycle reaching a node that is computing gets its previous value, untracked;
     /// on its first computation there is none, which is a precondition failure.
     final override func currentValue(in graph: Graph) -> Value {
+        // Computing on another thread that waits with its lock released: wait for it.
+        while isComputing && graph.isBusyElsewhere(self) && graph.waitUntilNotBusy(Unmanaged.passUnretained(self)) {}
         if isComputing {
             guard hasValue else {
                 preconditionFailure("Signals: a derived property read itself while computing its first value (dependency cycle).")
@@ -109,7 +125,10 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         // Until the links are settled below: a cycle reaching this node meanwhile gets the
         // previous value, and gaining or losing subscribers is settled afterwards.
         isComputing = true
+        graph.beginBusy(self)
         let newValue = evaluate(hasValue ? UnsafePointer(storage) : nil)
+        // A first computation that read nothing placed: a component of its own.
+        if isUnplaced { graph.leaveNursery(to: GraphComponent()) }
         graph.endRun(run)
         let sameNodes = graph.collected.withUnsafeBufferPointer { collected in
             dependencies.updateVersions(ifSameNodesAs: UnsafeBufferPointer(rebasing: collected[run.start...]))
@@ -127,6 +146,7 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
             }
         }
         isComputing = false
+        graph.endBusy()
         graph.dropReads(of: run)
         if isLinked == subscribers.isEmpty { graph.needsSettling(self) }
         if hasValue {
@@ -161,7 +181,7 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         }
     }
 
-    final override func becomeStale() -> Bool {
+    final override func becomeStale(in graph: Graph) -> Bool {
         if isStale { return false }
         isStale = true
         return true
@@ -186,7 +206,7 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         linked.forEachNode { $0.addSubscriber(self, in: graph) }
         // A write during that validation (from a derived closure) may have come before the
         // links existed: take the value as stale, and tell the subscribers.
-        if validatedAt != graph.globalVersion && becomeStale() { markSubscribersStale(in: graph) }
+        if validatedAt != graph.globalVersion && becomeStale(in: graph) { markSubscribersStale(in: graph) }
     }
 
     /// Unsubscribes this node from its dependencies (runs no user code).

@@ -5,97 +5,134 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
-/// The process-wide reactive graph: one lock, the version clock, dependency tracking and
-/// the queues of pending observer deliveries.
+/// One thread's view of the reactive graph: the component lock it holds, its dependency
+/// tracking, its work stacks and its queue of observer deliveries.
 ///
-/// Every node field is guarded by `lock`. Observer closures are only ever called by a
-/// thread's drain, with the lock released around the call.
+/// ## Locking
+/// Each connected component of the graph has its own lock (``GraphComponent``); a thread
+/// holds at most one at a time, re-entrantly (`depth`). Every node field is guarded by the
+/// lock of the node's component. Code running under a lock that touches a node of another
+/// component (a derived closure reading it, a `modify` body writing it) joins the two
+/// components: if the other one's lock is free it is taken at once and the two merge.
+/// If it is busy, the thread does not wait while holding its own lock (two threads doing
+/// that from opposite sides would deadlock): it releases its lock, takes both in address
+/// order, merges them and goes on. While it waits, other threads may use its component; the
+/// derived nodes it is computing (and the property it is modifying) stay marked busy, and a
+/// thread that needs one of them waits for it the same way (``Suspensions``). Such a thread
+/// resumes with what other threads wrote meanwhile: a derived closure that joined a busy
+/// component may have read values from before and after another thread's write, and then
+/// counts as stale (it recomputes on its next read), as for a write made by a derived closure.
+///
+/// Observer closures are only ever called by a thread's drain, with no lock held.
 ///
 /// Delivery is per thread: the thread whose write (or subscription) made observers due
-/// delivers them before its outermost lock is released, unless that thread is already
+/// delivers them after its outermost lock is released, unless that thread is already
 /// delivering (a write from inside an observer) or inside a ``batch(_:)``: then the jobs
-/// wait in that thread's queue and run after the current observer returns or the batch ends.
-/// Observers never run with the lock held, so jobs made due under a nested lock (a `modify`
-/// body, a derived closure, a batch ending inside one) wait for the outermost release.
+/// wait in its queue and run after the current observer returns or the batch ends.
 @usableFromInline
-final class Graph: @unchecked Sendable {
-    @usableFromInline static let shared = Graph()
-    /// The shared graph without reference counting, for the inlined read path (the graph
-    /// lives for the whole process).
-    @usableFromInline static let unretainedShared = Unmanaged.passUnretained(shared)
-
-    @usableFromInline let mutex = GraphLock()
-    /// How many times the owning thread holds the lock.
-    @inlinable var depth: Int { mutex.depth }
-    /// Bumped by every write to a source node; lets unwatched derived nodes skip revalidation.
-    @exclusivity(unchecked) var globalVersion: UInt64 = 1
-    @exclusivity(unchecked) private var epochCounter: UInt64 = 0
+final class Graph {
+    /// The component root this thread holds, if any.
+    @usableFromInline @exclusivity(unchecked) var held: Unmanaged<GraphComponent>?
+    /// How many times this thread holds `held`.
+    @usableFromInline @exclusivity(unchecked) var depth = 0
+    /// The ``GraphNode/componentBits`` of the last node locked while `depth > 0`: a component
+    /// known to be in `held`'s tree (merges only grow it), so that re-entering for another
+    /// node of it skips the walk to the root. 0 when unknown (reset whenever `held` is
+    /// released or leaves the nursery).
+    @usableFromInline @exclusivity(unchecked) var heldMember: UInt = 0
     /// Whether a derived node's closure is running and recording what it reads.
     @usableFromInline @exclusivity(unchecked) var isTracking = false
     /// Identifies the running derived computation; a node read in this run has this
-    /// `trackEpoch`, which records each read once.
+    /// `trackEpoch`, which records each read once. Unique across threads (``takeEpochBlock()``).
     @usableFromInline @exclusivity(unchecked) var runEpoch: UInt64 = 0
+    @exclusivity(unchecked) var epochCounter: UInt64
     /// What the running computations have read, the innermost one's reads last (a stack:
     /// a nested computation appends after its caller's reads and removes its own when done).
     @usableFromInline @exclusivity(unchecked) var collected: ContiguousArray<Dependency> = []
-    /// Jobs made due while the current holder has the lock; moved to its thread's queue
-    /// before the lock is fully released.
+    /// Jobs made due while this thread holds a lock; moved to `pending` when it releases
+    /// its outermost lock (or calls an observer).
     @usableFromInline @exclusivity(unchecked) var queue = DeliveryQueue()
-    /// Threads that are delivering or batching (usually zero or one).
-    @exclusivity(unchecked) private var threads: [ThreadDelivery] = []
-    /// A retired thread state kept for reuse, so that a batch or drain allocates nothing.
-    @exclusivity(unchecked) private var spare: ThreadDelivery?
-    /// Numbers each thread's delivery run (``ThreadDelivery/run``), for feedback-loop detection.
-    @exclusivity(unchecked) private var runCounter: UInt64 = 0
-    /// The run of the delivery starting now: read by a job when it starts (``FeedbackCounter``).
-    @exclusivity(unchecked) var deliveryRun: UInt64 = 0
     /// The push phase's worklist (see ``GraphNode/markSubscribersStale(in:)``).
     @exclusivity(unchecked) var markStack: ContiguousArray<Unmanaged<GraphNode>> = []
     /// The pull phase's stack of derived nodes being checked (see ``validate(_:)``).
-    @exclusivity(unchecked) private var checkStack: ContiguousArray<CheckFrame> = []
+    @exclusivity(unchecked) var checkStack: ContiguousArray<CheckFrame> = []
     /// See ``keepUntilChecked(_:)``.
     @exclusivity(unchecked) private var replacedWhileChecking: [DependencyList] = []
+    /// Nodes this thread's check refers to unretained, kept from a wait until the outermost
+    /// check ends (see ``released(_:reacquire:)``).
+    @exclusivity(unchecked) var keptWhileChecking: [GraphNode] = []
     /// Derived nodes whose subscriber list became empty or non-empty, to link or unlink.
     @exclusivity(unchecked) private var unsettled: ContiguousArray<GraphNode> = []
     @exclusivity(unchecked) private var isSettling = false
+    /// The derived nodes this thread is computing and the source it is modifying, innermost
+    /// last: other threads that meet them while this thread waits (see "Locking") wait too.
+    @exclusivity(unchecked) var busy: ContiguousArray<Unmanaged<GraphNode>> = []
+    /// The busy node of another thread this thread waits for (guarded by ``Suspensions``).
+    @exclusivity(unchecked) var waitingFor: Unmanaged<GraphNode>?
 
-    @inlinable @inline(__always) func lock() {
-        mutex.lock()
+    // Delivery state (see Graph+Delivery.swift).
+    @exclusivity(unchecked) var batchDepth = 0
+    @exclusivity(unchecked) var isDelivering = false
+    @exclusivity(unchecked) var pending = DeliveryQueue()
+    /// Numbers this thread's delivery runs, for feedback-loop detection: the thread's number
+    /// in the high bits, so runs of different threads differ.
+    @exclusivity(unchecked) var runCounter: UInt64
+    /// The run of the delivery in progress: read by a job when it starts (``FeedbackCounter``).
+    @exclusivity(unchecked) var deliveryRun: UInt64 = 0
+    /// The first write of this thread's batch to each source node with an equality.
+    @exclusivity(unchecked) var writes: [any BatchWrite] = []
+
+    private static let threadNumbers = Atomic<UInt64>(0)
+    private static let epochBlocks = Atomic<UInt64>(0)
+    /// Epochs are handed out to threads in blocks of this many.
+    private static let epochBlockSize: UInt64 = 1 << 20
+
+    private init() {
+        epochCounter = Self.takeEpochBlock()
+        runCounter = Self.threadNumbers.wrappingAdd(1, ordering: .relaxed).newValue << 32
     }
 
-    @inlinable @inline(__always) func unlock() {
-        mutex.unlock()
+    /// The first epoch of a block no thread has used (epochs have 56 bits, see
+    /// ``GraphNode/stamp``: 2^36 blocks before they wrap).
+    private static func takeEpochBlock() -> UInt64 {
+        epochBlocks.wrappingAdd(1, ordering: .relaxed).newValue &* epochBlockSize
     }
 
-    /// Releases the lock; the outermost release on a thread that is neither delivering nor
-    /// batching first delivers everything its writes made due.
-    @inlinable @inline(__always) func unlockAndDeliver() {
-        if depth == 1 && !queue.isEmpty {
-            deliverQueued()
+    @usableFromInline static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { pointer in
+            #if canImport(Darwin)
+            Unmanaged<Graph>.fromOpaque(pointer).release()
+            #else
+            if let pointer { Unmanaged<Graph>.fromOpaque(pointer).release() }
+            #endif
         }
-        unlock()
+        return key
+    }()
+
+    /// The calling thread's graph state, made on first use and released when the thread exits.
+    @inlinable @inline(__always) static var current: Unmanaged<Graph> {
+        if let pointer = pthread_getspecific(key) {
+            return Unmanaged<Graph>.fromOpaque(pointer)
+        }
+        return makeCurrent()
     }
 
-    /// Releases the lock around an observer call made by a drain. Jobs queued so far stay
-    /// with this thread.
-    @inline(__always) func suspendForCallback() {
-        if !queue.isEmpty { currentThread(creating: true)!.pending.append(contentsOf: &queue) }
-        unlock()
+    @usableFromInline static func makeCurrent() -> Unmanaged<Graph> {
+        let graph = Unmanaged.passRetained(Graph())
+        pthread_setspecific(key, graph.toOpaque())
+        return graph
     }
 
-    /// Reports a feedback loop (see ``SignalsDiagnostic/feedbackLoop(calls:)``) with the
-    /// lock released around the handler. Caller holds the lock once, delivering.
-    func reportFeedbackLoop() {
-        suspendForCallback()
-        SignalsDiagnostics.handler(.feedbackLoop(calls: SignalsDiagnostics.feedbackLoopLimit))
-        resumeAfterCallback()
+    /// The version clock of the component this thread holds.
+    var globalVersion: UInt64 {
+        @inline(__always) get { held.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.globalVersion } }
+        @inline(__always) set { held.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.globalVersion = newValue } }
     }
 
-    /// Takes the lock back after an observer call.
-    @inline(__always) func resumeAfterCallback() {
-        lock()
-    }
+    // MARK: Tracking
 
     /// The tracking state of a computation further up the stack, saved while a nested one
     /// runs, and where the nested run's reads start in ``collected``.
@@ -106,12 +143,19 @@ final class Graph: @unchecked Sendable {
         let start: Int
     }
 
+    /// A new epoch (see ``runEpoch``).
+    @inline(__always) func nextEpoch() -> UInt64 {
+        epochCounter &+= 1
+        if epochCounter % Self.epochBlockSize == 0 { epochCounter = Self.takeEpochBlock() &+ 1 }
+        return epochCounter
+    }
+
     /// Starts recording reads for a derived computation; pair with ``endRun(_:)``.
     @inline(__always) func beginRun() -> Run {
-        epochCounter &+= 1
-        let run = Run(wasTracking: isTracking, outerEpoch: runEpoch, epoch: epochCounter, start: collected.count)
+        let epoch = nextEpoch()
+        let run = Run(wasTracking: isTracking, outerEpoch: runEpoch, epoch: epoch, start: collected.count)
         isTracking = true
-        runEpoch = epochCounter
+        runEpoch = epoch
         return run
     }
 
@@ -120,8 +164,8 @@ final class Graph: @unchecked Sendable {
     @inline(__always) func endRun(_ run: Run) {
         isTracking = run.wasTracking
         runEpoch = run.outerEpoch
-        // A nested run re-stamps the nodes it reads, so this run may have recorded one of
-        // them a second time after it returned.
+        // A nested run re-stamps the nodes it reads (and so may another thread while this one
+        // waited), so this run may have recorded one of them a second time after that.
         if epochCounter != run.epoch {
             removeRepeatedReads(of: run)
         }
@@ -167,11 +211,14 @@ final class Graph: @unchecked Sendable {
         collected.append(Dependency(node: node, version: node.version))
     }
 
+    // MARK: Validation
+
     /// One derived node being checked: the next dependency to look at, and whether the
     /// node must recompute anyway (it has no value yet). The node is unretained: the root is
     /// kept alive by the caller, every other one by the dependency list of the node below
-    /// it, which cannot be freed while that node is checked (``GraphNode/isChecking``).
-    private struct CheckFrame {
+    /// it, which cannot be freed while that node is checked (``keepUntilChecked(_:)``; and
+    /// while this thread waits, ``released(_:reacquire:)`` retains them).
+    struct CheckFrame {
         let node: Unmanaged<GraphNode>
         var index = 0
         /// The dependency at `index` was just checked (do not descend into it again).
@@ -195,7 +242,13 @@ final class Graph: @unchecked Sendable {
             let mustRecompute = checkStack[top].mustRecompute
             var changed = mustRecompute
             var next: Unmanaged<GraphNode>?
+            var waited = false
             while let (dependency, seen) = node._withUnsafeGuaranteedRef({ $0.dependency(at: index) }) {
+                if !skipCheck && dependency._withUnsafeGuaranteedRef({ $0.isBusy }) && isBusyElsewhere(dependency)
+                    && waitUntilNotBusy(dependency) {
+                    waited = true
+                    break
+                }
                 if !skipCheck && dependency._withUnsafeGuaranteedRef({ $0.needsCheck(in: self) }) {
                     next = dependency
                     break
@@ -206,6 +259,11 @@ final class Graph: @unchecked Sendable {
                     break
                 }
                 index += 1
+            }
+            if waited {
+                // Look at the frame again: the dependency may have changed meanwhile.
+                checkStack[top].index = index
+                continue
             }
             if let next {
                 checkStack[top].index = index
@@ -221,6 +279,9 @@ final class Graph: @unchecked Sendable {
         if base == 0 && !replacedWhileChecking.isEmpty {
             replacedWhileChecking.removeAll()
         }
+        if base == 0 && !keptWhileChecking.isEmpty {
+            keptWhileChecking.removeAll()
+        }
     }
 
     private func beginCheck(_ node: GraphNode) {
@@ -228,7 +289,7 @@ final class Graph: @unchecked Sendable {
         checkStack.append(CheckFrame(node: Unmanaged.passUnretained(node), mustRecompute: !hasValue))
     }
 
-    /// Whether a ``validate(_:)`` is in progress on the lock holder's stack.
+    /// Whether a ``validate(_:)`` is in progress on this thread's stack.
     var isChecking: Bool { !checkStack.isEmpty }
 
     /// Keeps a dependency list replaced during a check until the outermost check ends:
@@ -249,208 +310,5 @@ final class Graph: @unchecked Sendable {
             next.settleLink(in: self)
         }
         isSettling = false
-    }
-
-    /// Delivers a new observation's first value: at once when `observe` is called inside an
-    /// observer or a batch on this thread (with the lock held once and nothing else queued),
-    /// so that `observe` returns after its first call there too; otherwise queued, and
-    /// delivered by the release of the lock (or, inside a `modify` body or a derived closure,
-    /// of the outermost one). Caller holds the lock.
-    func deliverFirstValue(_ job: some Deliverable) {
-        if depth == 1 && queue.isEmpty, let state = currentThread(creating: false), state.isDelivering || state.batchDepth > 0 {
-            job.deliver(in: self)
-        } else {
-            queue.append(job)
-        }
-    }
-
-    func enqueue(_ job: any Deliverable) {
-        queue.append(job)
-    }
-
-    /// This thread's state if it is inside a batch. Caller holds the lock.
-    @inline(__always) func currentBatch() -> ThreadDelivery? {
-        if threads.isEmpty { return nil }
-        guard let state = currentThread(creating: false), state.batchDepth > 0 else { return nil }
-        return state
-    }
-
-    func beginBatch() {
-        lock()
-        currentThread(creating: true)!.batchDepth += 1
-        unlockAndDeliver()
-    }
-
-    func endBatch() {
-        lock()
-        if let state = currentThread(creating: false) {
-            state.batchDepth -= 1
-            if !queue.isEmpty { state.pending.append(contentsOf: &queue) }
-            if state.batchDepth == 0 && !state.writes.isEmpty {
-                let writes = state.writes
-                state.writes = []
-                for write in writes { write.settle() }
-            }
-            if state.batchDepth == 0 && !state.isDelivering {
-                if depth == 1 {
-                    drain(state)
-                } else {
-                    // The batch ended inside a locked call (a `modify` body, a derived
-                    // closure): observers must not run with the lock held, so its jobs go
-                    // back to the lock queue, delivered when the outermost call returns.
-                    queue.append(contentsOf: &state.pending)
-                    retire(state)
-                }
-            }
-        }
-        unlock()
-    }
-
-    /// Returns once no thread is inside `call`'s closure: at once if none is, or if the
-    /// call in progress runs on the calling thread (it cannot wait for itself); otherwise
-    /// when that call ends (``endCall(of:)`` resumes it). Never blocks a thread.
-    func callEnded(of call: some ObserverCall) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            lock()
-            if let running = call.runningThread, pthread_equal(running, pthread_self()) == 0 {
-                call.endWaiters.append(continuation)
-            } else {
-                continuation.resume()
-            }
-            unlock()
-        }
-    }
-
-    /// Ends `call`'s call in progress and resumes the tasks waiting for it in
-    /// ``callEnded(of:)``. Caller holds the lock.
-    @inline(__always) func endCall(of call: some ObserverCall) {
-        call.runningThread = nil
-        if !call.endWaiters.isEmpty {
-            let waiters = call.endWaiters
-            call.endWaiters = []
-            for waiter in waiters { waiter.resume() }
-        }
-    }
-
-    @usableFromInline func deliverQueued() {
-        let state = currentThread(creating: true)!
-        state.pending.append(contentsOf: &queue)
-        if state.isDelivering || state.batchDepth > 0 { return }
-        drain(state)
-    }
-
-    /// Delivers `state`'s jobs in FIFO order until its queue is empty or a batch starts.
-    private func drain(_ state: ThreadDelivery) {
-        state.isDelivering = true
-        runCounter &+= 1
-        state.run = runCounter
-        repeat {
-            while state.batchDepth == 0, let job = state.pending.popFirst() {
-                deliveryRun = state.run
-                job.deliver(in: self)
-            }
-            // Jobs made due with the lock held and no observer call after them (a derived
-            // closure's write during the last delivery's pull) are this thread's too.
-            if queue.isEmpty { break }
-            state.pending.append(contentsOf: &queue)
-        } while state.batchDepth == 0
-        state.isDelivering = false
-        if state.batchDepth == 0 && state.pending.isEmpty {
-            retire(state)
-        }
-    }
-
-    private func currentThread(creating: Bool) -> ThreadDelivery? {
-        let me = pthread_self()
-        for state in threads where pthread_equal(state.thread, me) != 0 {
-            return state
-        }
-        guard creating else { return nil }
-        let state: ThreadDelivery
-        if let spare {
-            self.spare = nil
-            spare.thread = me
-            state = spare
-        } else {
-            state = ThreadDelivery(thread: me)
-        }
-        threads.append(state)
-        return state
-    }
-
-    /// Removes an idle thread state (no batch, nothing pending) and keeps it as the spare.
-    private func retire(_ state: ThreadDelivery) {
-        if threads.count == 1 && threads[0] === state {
-            threads.removeLast()
-        } else {
-            threads.removeAll { $0 === state }
-        }
-        if spare == nil && state.batchDepth == 0 && state.pending.isEmpty && !state.isDelivering {
-            spare = state
-        }
-    }
-}
-
-/// One thread's delivery state. Guarded by the graph lock.
-final class ThreadDelivery {
-    @exclusivity(unchecked) var thread: pthread_t
-    @exclusivity(unchecked) var batchDepth = 0
-    @exclusivity(unchecked) var isDelivering = false
-    @exclusivity(unchecked) var pending = DeliveryQueue()
-    /// This thread's delivery run (see ``Graph/deliveryRun``).
-    @exclusivity(unchecked) var run: UInt64 = 0
-    /// The first write of this thread's batch to each source node with an equality.
-    @exclusivity(unchecked) var writes: [any BatchWrite] = []
-
-    init(thread: pthread_t) {
-        self.thread = thread
-    }
-}
-
-/// Something the graph delivers to user code after a propagation.
-@usableFromInline
-protocol Deliverable: AnyObject {
-    /// Called with the graph locked once; releases it around the user callback with
-    /// ``Graph/suspendForCallback()`` and returns with the lock held again.
-    func deliver(in graph: Graph)
-}
-
-/// A FIFO of pending deliveries with amortised O(1) push and pop.
-@usableFromInline
-struct DeliveryQueue {
-    @usableFromInline var storage: [any Deliverable] = []
-    @usableFromInline var head = 0
-
-    @usableFromInline init() {}
-
-    @inlinable var isEmpty: Bool { head == storage.count }
-
-    mutating func append(_ job: any Deliverable) {
-        storage.append(job)
-    }
-
-    /// Moves every job of `other` to the end of this queue.
-    mutating func append(contentsOf other: inout DeliveryQueue) {
-        if isEmpty && other.head == 0 {
-            swap(&self, &other)
-            return
-        }
-        storage.append(contentsOf: other.storage[other.head...])
-        other.storage.removeAll(keepingCapacity: true)
-        other.head = 0
-    }
-
-    mutating func popFirst() -> (any Deliverable)? {
-        guard head < storage.count else { return nil }
-        let job = storage[head]
-        head += 1
-        if head == storage.count {
-            storage.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head >= 1024 && head * 2 >= storage.count {
-            storage.removeFirst(head)
-            head = 0
-        }
-        return job
     }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// An edge from a derived node to a node it read, with the version it saw.
 @usableFromInline
 struct Dependency {
@@ -10,7 +12,7 @@ struct Dependency {
     }
 }
 
-/// A vertex of the reactive graph. All fields are guarded by the graph lock.
+/// A vertex of the reactive graph. All fields are guarded by the lock of its component.
 ///
 /// Edges: a derived node owns its dependencies strongly; a node refers to its subscribers
 /// (watched derived nodes and observations) without retaining them, so upstream nodes never
@@ -18,6 +20,29 @@ struct Dependency {
 /// only while something observes it.
 @usableFromInline
 class GraphNode: @unchecked Sendable {
+    /// The component whose lock guards this node (it may have been merged into another:
+    /// the lock is its root's, see ``GraphComponent``), retained (+1); or, for a derived
+    /// node whose inputs are unknown, ``GraphComponent/nursery`` (not retained) until its
+    /// first computation places it (``Graph/leaveNursery(to:)``). Changes at most once, from
+    /// the nursery, under the nursery's lock.
+    @usableFromInline final let componentBits: Atomic<UInt>
+
+    /// See ``componentBits``.
+    @inlinable final var component: GraphComponent {
+        @inline(__always) get {
+            Unmanaged<GraphComponent>.fromOpaque(UnsafeRawPointer(bitPattern: componentBits.load(ordering: .acquiring))!).takeUnretainedValue()
+        }
+    }
+
+    /// Whether this node is still in the nursery (see ``componentBits``).
+    @inlinable @inline(__always) final var isUnplaced: Bool {
+        componentBits.load(ordering: .acquiring) == GraphComponent.nurseryBits
+    }
+
+    /// Moves this unplaced node into `component`. Caller holds the nursery's lock.
+    final func place(in component: GraphComponent) {
+        componentBits.store(UInt(bitPattern: Unmanaged.passRetained(component).toOpaque()), ordering: .releasing)
+    }
     /// Bumped whenever the node's value changes.
     @usableFromInline @exclusivity(unchecked) final var version: UInt64 = 0
     @exclusivity(unchecked) final var subscribers: ContiguousArray<Unmanaged<GraphNode>> = []
@@ -44,6 +69,18 @@ class GraphNode: @unchecked Sendable {
         stamp = on ? stamp | flag.rawValue : stamp & ~flag.rawValue
     }
 
+    @usableFromInline init(component: GraphComponent) {
+        componentBits = Atomic(component === GraphComponent.nursery
+            ? GraphComponent.nurseryBits : UInt(bitPattern: Unmanaged.passRetained(component).toOpaque()))
+    }
+
+    deinit {
+        let bits = componentBits.load(ordering: .relaxed)
+        if bits != GraphComponent.nurseryBits {
+            Unmanaged<GraphComponent>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release()
+        }
+    }
+
     /// True for ``SourceNode``s, whose reads clients inline (see `Property.value`).
     @inlinable @inline(__always) final var isSource: Bool { has(.isSource) }
 
@@ -67,14 +104,14 @@ class GraphNode: @unchecked Sendable {
     /// Called by the push phase when something upstream changed: returns true when the
     /// node's own subscribers must be marked in turn (a derived node that just became
     /// stale). An observation queues itself and returns false. Runs no user code.
-    func becomeStale() -> Bool { false }
+    func becomeStale(in graph: Graph) -> Bool { false }
 
     /// Links or unlinks a derived node whose subscriber list became non-empty or empty
     /// (called by ``Graph/settleLinks()``, never while the node computes).
     func settleLink(in graph: Graph) {}
 
-    /// Whether the node is computing or linking (its link changes wait until it is done).
-    final var isBusy: Bool { has(.isComputing) }
+    /// Whether the node is computing (a derived node) or being modified (a source node).
+    @inlinable @inline(__always) final var isBusy: Bool { stamp & (NodeFlags.isComputing.rawValue | NodeFlags.isModifying.rawValue) != 0 }
 
     /// Adds `node` to the subscribers; a first subscriber is linked by the graph's settle
     /// loop (iteratively, never by recursion down a chain).
@@ -99,9 +136,9 @@ class GraphNode: @unchecked Sendable {
             let next: Unmanaged<GraphNode>? = node._withUnsafeGuaranteedRef { current in
                 let subscribers = current.subscribers
                 if subscribers.count == 1 {
-                    return subscribers[0]._withUnsafeGuaranteedRef { $0.becomeStale() } ? subscribers[0] : nil
+                    return subscribers[0]._withUnsafeGuaranteedRef { $0.becomeStale(in: graph) } ? subscribers[0] : nil
                 }
-                for subscriber in subscribers where subscriber._withUnsafeGuaranteedRef({ $0.becomeStale() }) {
+                for subscriber in subscribers where subscriber._withUnsafeGuaranteedRef({ $0.becomeStale(in: graph) }) {
                     graph.markStack.append(subscriber)
                 }
                 return nil
@@ -134,16 +171,18 @@ struct NodeFlags: Sendable {
     static var isStale: NodeFlags { NodeFlags(rawValue: 4) }
     /// A derived node is in its dependencies' subscriber lists.
     static var isLinked: NodeFlags { NodeFlags(rawValue: 8) }
-    /// A derived node is computing or linking.
-    static var isComputing: NodeFlags { NodeFlags(rawValue: 16) }
+    /// A derived node is computing.
+    @inlinable static var isComputing: NodeFlags { NodeFlags(rawValue: 16) }
     /// A source node's value before a batch's first write to it is recorded (``SourceWrite``).
     static var batchRecorded: NodeFlags { NodeFlags(rawValue: 32) }
+    /// A source node's `modify` body is running.
+    @inlinable static var isModifying: NodeFlags { NodeFlags(rawValue: 64) }
 }
 
 /// A node holding a value of type `Value`.
 @usableFromInline
 class ValueNode<Value>: GraphNode, @unchecked Sendable {
-    /// Returns the current value, refreshing it first. Caller holds the graph lock.
+    /// Returns the current value, refreshing it first. Caller holds the component's lock.
     @usableFromInline func currentValue(in graph: Graph) -> Value {
         fatalError("abstract")
     }

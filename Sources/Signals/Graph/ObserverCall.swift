@@ -7,9 +7,11 @@ import Darwin
 #endif
 
 /// An observer whose call in progress can be awaited (``Graph/callEnded(of:)``).
-/// Both properties are read and written with the graph lock held; a delivery sets
+/// Both properties are read and written with `callComponent`'s lock held; a delivery sets
 /// `runningThread` when it calls the closure and ends the call with ``Graph/endCall(of:)``.
 protocol ObserverCall: AnyObject, Sendable {
+    /// The component whose lock guards the two properties below.
+    var callComponent: GraphComponent { get }
     /// The thread inside the observer's closure, if any.
     var runningThread: pthread_t? { get set }
     /// Tasks waiting for the call in progress to end.

@@ -3,13 +3,17 @@
 final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var value: Value
     let isEqual: (@Sendable (Value, Value) -> Bool)?
-    /// True while a `modify` body runs (on the thread holding the lock).
-    @usableFromInline @exclusivity(unchecked) var isModifying = false
+    /// True while a `modify` body runs.
+    @inlinable var isModifying: Bool {
+        @inline(__always) get { has(.isModifying) }
+        @inline(__always) set { set(.isModifying, newValue) }
+    }
 
-    init(_ value: Value, isEqual: (@Sendable (Value, Value) -> Bool)?) {
+    /// `component`: a new one unless given (a constant made inside another graph's lock).
+    init(_ value: Value, isEqual: (@Sendable (Value, Value) -> Bool)?, component: GraphComponent = GraphComponent()) {
         self.value = value
         self.isEqual = isEqual
-        super.init()
+        super.init(component: component)
         set(.isSource, true)
     }
 
@@ -17,9 +21,9 @@ final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
         trackedValue(in: graph)
     }
 
-    /// The value, recorded as read by the running computation. Caller holds the graph lock.
+    /// The value, recorded as read by the running computation. Caller holds the component's lock.
     @inlinable @inline(__always) func trackedValue(in graph: Graph) -> Value {
-        if _slowPath(isModifying) { Self.accessedWhileModifying() }
+        if _slowPath(isModifying) { graph.waitForModify(of: self) }
         graph.track(self)
         return value
     }
@@ -29,7 +33,7 @@ final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
         preconditionFailure("Signals: a MutableProperty was read or written from inside its own modify body; use the body's inout value instead.")
     }
 
-    /// Stores `newValue` and marks everything downstream. Caller holds the graph lock.
+    /// Stores `newValue` and marks everything downstream. Caller holds the component's lock.
     /// Returns false when the value was equal to the current one and nothing changed.
     @discardableResult
     func store(_ newValue: Value, in graph: Graph) -> Bool {
@@ -39,11 +43,11 @@ final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
             return true
         }
         if isEqual(value, newValue) { return false }
-        if !has(.batchRecorded), let batch = graph.currentBatch() {
+        if !has(.batchRecorded) && graph.batchDepth > 0 {
             // The first write to this node in this thread's batch: the value before it, to
             // compare with when the batch ends.
             set(.batchRecorded, true)
-            batch.writes.append(SourceWrite(node: self, before: value, version: version, isEqual: isEqual))
+            graph.writes.append(SourceWrite(node: self, before: value, version: version, isEqual: isEqual))
         }
         value = newValue
         didChange(in: graph)
@@ -67,8 +71,8 @@ final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
 protocol BatchWrite: AnyObject {
     /// Called when the outermost batch ends: if the node's value equals the one before the
     /// batch, gives it back its version, so nothing that had not seen the values in between
-    /// recomputes or is notified. Caller holds the lock.
-    func settle()
+    /// recomputes or is notified. Takes the node's lock.
+    func settle(in graph: Graph)
 }
 
 final class SourceWrite<Value>: BatchWrite {
@@ -84,8 +88,10 @@ final class SourceWrite<Value>: BatchWrite {
         self.isEqual = isEqual
     }
 
-    func settle() {
+    func settle(in graph: Graph) {
+        graph.lock(node)
         node.set(.batchRecorded, false)
         if isEqual(before, node.value) { node.version = version }
+        graph.unlock()
     }
 }

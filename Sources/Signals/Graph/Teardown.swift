@@ -33,8 +33,8 @@ enum Teardown {
 
 /// One thread's teardown list.
 final class TeardownState {
-    var pending: [Any] = []
-    var isDraining = false
+    @exclusivity(unchecked) var pending: [Any] = []
+    @exclusivity(unchecked) var isDraining = false
 
     /// Separate from the drain so that no local copy of `value` outlives this call.
     func adopt<Part>(_ value: inout Part, leaving empty: Part) {

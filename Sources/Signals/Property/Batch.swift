@@ -13,7 +13,7 @@
 /// on this thread, before `batch` returns. A batch opened inside an observer ends with its
 /// deliveries still queued: they run after that observer returns. A batch that ends inside
 /// a ``MutableProperty/modify(_:)`` body or a derived closure delivers when that outer call
-/// returns (observers never run with the graph locked). Errors thrown by `body` propagate
+/// returns (observers never run with a lock held). Errors thrown by `body` propagate
 /// after the batch is closed and its writes delivered. `observe` called inside a batch calls
 /// its observer with the current value at once, before returning; later values wait for the
 /// end of the batch like any other delivery.
@@ -24,7 +24,7 @@
 /// recompute, and its observers are not called. The comparison is the property's own
 /// equality (`==`, or the `equals:` given), made once per property written.
 public func batch<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
-    let graph = Graph.shared
+    let graph = Graph.current.takeUnretainedValue()
     graph.beginBatch()
     defer { graph.endBatch() }
     return try body()

@@ -23,16 +23,18 @@ public final class MutableProperty<Value: Sendable>: Property<Value>, @unchecked
     public override var value: Value {
         @inlinable @inline(__always) get { super.value }
         set {
-            let graph = Graph.shared
-            graph.lock()
-            if _slowPath(source.isModifying) { SourceNode<Value>.accessedWhileModifying() }
-            source.store(newValue, in: graph)
-            graph.unlockAndDeliver()
+            Graph.current._withUnsafeGuaranteedRef { graph in
+                graph.lock(source)
+                if _slowPath(source.isModifying) { graph.waitForModify(of: source) }
+                source.store(newValue, in: graph)
+                graph.unlockAndDeliver()
+            }
         }
     }
 
-    /// Atomically reads and modifies the value; no other write can interleave.
-    /// `body` runs with the graph locked: keep it short and do not wait on other threads.
+    /// Atomically reads and modifies the value; no other write to this property can interleave.
+    /// `body` runs with this property's graph locked: keep it short and do not wait on other
+    /// threads. Touching a property of another graph in `body` joins the two graphs.
     /// If `body` throws, the value is left as `body` left it and observers are notified.
     /// Without an equality the value is mutated in place (no copy of large values).
     ///
@@ -43,14 +45,16 @@ public final class MutableProperty<Value: Sendable>: Property<Value>, @unchecked
     /// (of this property and of the others) run after `modify` returns, as for any write.
     @discardableResult
     public func modify<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        let graph = Graph.shared
-        graph.lock()
+        let graph = Graph.current.takeUnretainedValue()
+        graph.lock(source)
         defer { graph.unlockAndDeliver() }
-        if _slowPath(source.isModifying) { SourceNode<Value>.accessedWhileModifying() }
+        if _slowPath(source.isModifying) { graph.waitForModify(of: source) }
         source.isModifying = true
+        graph.beginBusy(source)
         guard source.isEqual != nil else {
             defer {
                 source.isModifying = false
+                graph.endBusy()
                 source.didChange(in: graph)
             }
             return try body(&source.value)
@@ -58,6 +62,7 @@ public final class MutableProperty<Value: Sendable>: Property<Value>, @unchecked
         var value = source.value
         defer {
             source.isModifying = false
+            graph.endBusy()
             source.store(value, in: graph)
         }
         return try body(&value)

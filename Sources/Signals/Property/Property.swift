@@ -14,8 +14,16 @@
 /// previous one (Equatable values, or an explicit `equals:`), nothing downstream recomputes
 /// and no observer is called.
 ///
-/// Derived closures run while the graph is locked: keep them pure and fast, do not block
-/// on other threads inside them, and do not write to properties from them. What misuse gets:
+/// Derived closures run while their graph is locked: keep them pure and fast, do not block
+/// on other threads inside them, and do not write to properties from them. Each connected
+/// graph has its own lock: properties that share no node (a closure that reads two of them
+/// joins their graphs for good) never wait for each other, so a slow closure stalls only its
+/// own graph. The first run of a `Property { }` starts under a lock shared by all new
+/// closures until it reads a property; a closure that blocks before its first read holds up
+/// other new closures' first runs meanwhile. When a closure reads a graph that another
+/// thread holds, its thread waits for both with its own released: writes to its own graph
+/// may land meanwhile, and its result then counts as stale (it recomputes on its next read),
+/// as for a write made by a derived closure. What misuse gets:
 /// - **A dependency cycle** (a derived property reading itself, directly or through other
 ///   derived properties): while it computes (or links to what it read, when it gains an
 ///   observer), a read that reaches it again returns its
@@ -104,8 +112,8 @@ public class Property<Value: Sendable>: @unchecked Sendable {
     /// type, without a call through the vtable (the hot path of every derived closure).
     @inlinable public var value: Value {
         @inline(__always) get {
-            Graph.unretainedShared._withUnsafeGuaranteedRef { graph in
-                graph.lock()
+            Graph.current._withUnsafeGuaranteedRef { graph in
+                graph.lock(node)
                 let value: Value
                 if node.isSource {
                     let source = Unmanaged.passUnretained(unsafeDowncast(node, to: SourceNode<Value>.self))
@@ -126,17 +134,32 @@ public class Property<Value: Sendable>: @unchecked Sendable {
     /// See the type's documentation for the threading contract. Observing from inside a
     /// derived closure does not make that closure depend on this property.
     public func observe(emitsCurrentValue: Bool = true, _ observer: @escaping @Sendable (Value) -> Void) -> SignalSubscription {
-        let graph = Graph.shared
-        graph.lock()
-        let observation = PropertyObservation(node: node, emitsCurrentValue: emitsCurrentValue, observer: observer, in: graph)
-        graph.unlockAndDeliver()
+        let observation = Graph.current._withUnsafeGuaranteedRef { graph in
+            graph.lock(node)
+            if node.isUnplaced {
+                // A new derived property: its first computation places it, so that the
+                // observation joins that component and not the nursery.
+                let wasTracking = graph.isTracking
+                graph.isTracking = false
+                _ = node.currentValue(in: graph)
+                graph.isTracking = wasTracking
+            }
+            let observation = PropertyObservation(node: node, emitsCurrentValue: emitsCurrentValue, observer: observer, in: graph)
+            let atOnce = emitsCurrentValue && graph.deliversFirstValueAtOnce
+            if emitsCurrentValue && !atOnce { graph.enqueue(observation) }
+            graph.unlockAndDeliver()
+            if atOnce { observation.deliver(in: graph) }
+            return observation
+        }
         return SignalSubscription.detaching(
             {
-                graph.lock()
-                observation.detach(in: graph)
-                graph.unlockAndDeliver()
+                Graph.current._withUnsafeGuaranteedRef { graph in
+                    graph.lock(observation.component)
+                    observation.detach(in: graph)
+                    graph.unlockAndDeliver()
+                }
             },
-            lastCall: { await graph.callEnded(of: observation) }
+            lastCall: { await Graph.callEnded(of: observation) }
         )
     }
 }
@@ -152,9 +175,10 @@ extension Property where Value: Equatable {
 extension Property {
     /// How many graph nodes and observers currently depend on this property (for tests).
     var subscriberCount: Int {
-        let graph = Graph.shared
-        graph.lock()
-        defer { graph.unlock() }
-        return node.subscribers.count
+        Graph.current._withUnsafeGuaranteedRef { graph in
+            graph.lock(node)
+            defer { graph.unlock() }
+            return node.subscribers.count
+        }
     }
 }

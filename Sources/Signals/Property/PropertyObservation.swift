@@ -24,12 +24,18 @@ final class PropertyObservation<Value>: GraphNode, Deliverable, ObserverCall, @u
     @exclusivity(unchecked) private var needsRerun = false
     @exclusivity(unchecked) private var feedback = FeedbackCounter()
 
-    /// Creates and attaches the observation. Caller holds the graph lock.
+    var callComponent: GraphComponent { component }
+
+    /// Creates and attaches the observation; its first value, if `emitsCurrentValue`, is
+    /// due (the caller queues or delivers it). Caller holds `node`'s lock.
     init(node: ValueNode<Value>, emitsCurrentValue: Bool, observer: @escaping @Sendable (Value) -> Void, in graph: Graph) {
         self.node = node
         self.observer = observer
         self.deliveredVersion = 0
-        super.init()
+        super.init(component: graph.held.unsafelyUnwrapped.takeUnretainedValue())
+        // Queued until set up: should the pull below wait for another thread (see "Locking"
+        // in `Graph`), that thread's writes do not deliver to this observation meanwhile.
+        isQueued = true
         node.addSubscriber(self, in: graph)
         // Untracked: an observation made inside a derived closure is not a read of it.
         let wasTracking = graph.isTracking
@@ -38,21 +44,22 @@ final class PropertyObservation<Value>: GraphNode, Deliverable, ObserverCall, @u
         graph.isTracking = wasTracking
         if emitsCurrentValue {
             deliveredVersion = node.version &- 1
-            isQueued = true
-            graph.deliverFirstValue(self)
         } else {
             deliveredVersion = node.version
+            isQueued = false
         }
     }
 
-    override func becomeStale() -> Bool {
+    override func becomeStale(in graph: Graph) -> Bool {
         guard !isQueued, observer != nil else { return false }
         isQueued = true
-        Graph.shared.enqueue(self)
+        graph.enqueue(self)
         return false
     }
 
     func deliver(in graph: Graph) {
+        graph.lock(component)
+        defer { graph.unlock() }
         isQueued = false
         guard observer != nil else { return }
         if runningThread != nil {
@@ -68,20 +75,20 @@ final class PropertyObservation<Value>: GraphNode, Deliverable, ObserverCall, @u
             // The pull may have run a derived closure that cancelled this observation.
             guard let observer, node.version != deliveredVersion else { break }
             guard feedback.allowsCall(in: run) else {
-                graph.reportFeedbackLoop()
+                graph.reportFeedbackLoop(relocking: component)
                 break
             }
             deliveredVersion = node.version
             graph.suspendForCallback()
             observer(value)
-            graph.resumeAfterCallback()
+            graph.lock(component)
         } while needsRerun
         graph.endCall(of: self)
     }
 
     /// Detaches from the graph and releases the closure and the node (idempotent). Never
     /// waits: a call in progress on another thread runs to its end (``Graph/callEnded(of:)``
-    /// awaits it). Caller holds the graph lock.
+    /// awaits it). Caller holds the observation's lock.
     func detach(in graph: Graph) {
         if observer != nil, let node {
             observer = nil

@@ -6,20 +6,25 @@ import Musl
 import Darwin
 #endif
 
-/// The observer list behind a piped signal. Guarded by the graph lock.
+/// The observer list behind a piped signal. Guarded by the lock of its own component (a
+/// signal is not a graph node: sending joins nothing, unless sent under another lock).
 final class EventChannel<Value: Sendable>: @unchecked Sendable {
     private var observers: ContiguousArray<EventObserver<Value>> = []
+    private let component = GraphComponent()
 
     func attach(_ closure: @escaping @Sendable (Value) -> Void) -> SignalSubscription {
-        let graph = Graph.shared
-        let observer = EventObserver(closure)
-        graph.lock()
-        observers.append(observer)
-        graph.unlock()
+        let component = component
+        let observer = EventObserver(closure, component: component)
+        Graph.current._withUnsafeGuaranteedRef { graph in
+            graph.lock(component)
+            observers.append(observer)
+            graph.unlock()
+        }
         // Idempotent, so it runs on every cancel() (see SignalSubscription).
         return SignalSubscription.detaching(
             { [weak self] in
-                graph.lock()
+                let graph = Graph.current.takeUnretainedValue()
+                graph.lock(component)
                 if observer.closure != nil {
                     observer.closure = nil
                     observer.parked.removeAll()
@@ -29,13 +34,13 @@ final class EventChannel<Value: Sendable>: @unchecked Sendable {
                 }
                 graph.unlockAndDeliver()
             },
-            lastCall: { await graph.callEnded(of: observer) }
+            lastCall: { await Graph.callEnded(of: observer) }
         )
     }
 
     func send(_ value: Value) {
-        let graph = Graph.shared
-        graph.lock()
+        let graph = Graph.current.takeUnretainedValue()
+        graph.lock(component)
         for observer in observers {
             // The ticket fixes the event's place in the observer's order now, under the lock:
             // deliveries may be drained later by different threads (a batch defers them).
@@ -46,8 +51,9 @@ final class EventChannel<Value: Sendable>: @unchecked Sendable {
     }
 }
 
-/// A registered closure; `nil` once cancelled. Guarded by the graph lock.
+/// A registered closure; `nil` once cancelled. Guarded by the channel's lock.
 final class EventObserver<Value>: ObserverCall, @unchecked Sendable {
+    let callComponent: GraphComponent
     var closure: (@Sendable (Value) -> Void)?
     /// The thread inside `closure`, if any.
     var runningThread: pthread_t?
@@ -60,8 +66,9 @@ final class EventObserver<Value>: ObserverCall, @unchecked Sendable {
     var parked: [UInt64: Value] = [:]
     var feedback = FeedbackCounter()
 
-    init(_ closure: @escaping @Sendable (Value) -> Void) {
+    init(_ closure: @escaping @Sendable (Value) -> Void, component: GraphComponent) {
         self.closure = closure
+        callComponent = component
     }
 }
 
@@ -82,6 +89,8 @@ final class EventDelivery<Value>: Deliverable {
     }
 
     func deliver(in graph: Graph) {
+        graph.lock(observer.callComponent)
+        defer { graph.unlock() }
         // A ticket before the next to deliver was dropped by a feedback loop's report.
         guard observer.closure != nil, ticket >= observer.nextToDeliver else { return }
         observer.parked[ticket] = value
@@ -95,12 +104,12 @@ final class EventDelivery<Value>: Deliverable {
                 // holds no value to deliver later.
                 observer.parked.removeAll()
                 observer.nextToDeliver = observer.nextTicket
-                graph.reportFeedbackLoop()
+                graph.reportFeedbackLoop(relocking: observer.callComponent)
                 break
             }
             graph.suspendForCallback()
             closure(event)
-            graph.resumeAfterCallback()
+            graph.lock(observer.callComponent)
         }
         graph.endCall(of: observer)
     }

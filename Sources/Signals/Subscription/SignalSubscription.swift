@@ -9,7 +9,7 @@ import Synchronization
 ///   observer that is running) are dropped.
 /// - `cancel()` never waits for an observer call, from any thread or actor, inside or outside
 ///   observers: a call already in progress on another thread may still be running when it
-///   returns, and runs to its end (no call after it). It takes the graph lock only briefly.
+///   returns, and runs to its end (no call after it). It takes its graph's lock only briefly.
 ///   So cancelling cannot deadlock against an observer, whatever that observer waits for.
 /// - To know when the observer has run for the last time, `await` ``waitForLastCall()``
 ///   after `cancel()`: it returns once the call in progress (if any) has ended.

@@ -1,0 +1,173 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension Graph {
+    /// Releases the lock; the outermost release on a thread that is neither delivering nor
+    /// batching then delivers everything its writes made due.
+    @inlinable @inline(__always) func unlockAndDeliver() {
+        if depth == 1 && !queue.isEmpty {
+            unlock()
+            deliverQueued()
+        } else {
+            unlock()
+        }
+    }
+
+    /// Moves the jobs made due under the lock to this thread's queue and delivers them,
+    /// unless this thread is delivering or batching. Called with no lock held.
+    @usableFromInline func deliverQueued() {
+        pending.append(contentsOf: &queue)
+        if isDelivering || batchDepth > 0 { return }
+        drain()
+    }
+
+    /// Releases the lock (held once) around an observer call made by a drain. Jobs queued
+    /// so far stay with this thread.
+    @inline(__always) func suspendForCallback() {
+        if !queue.isEmpty { pending.append(contentsOf: &queue) }
+        unlock()
+    }
+
+    /// Reports a feedback loop (see ``SignalsDiagnostic/feedbackLoop(calls:)``) with the
+    /// lock released around the handler, then takes `component`'s lock again. Caller holds
+    /// the lock once, delivering.
+    func reportFeedbackLoop(relocking component: GraphComponent) {
+        suspendForCallback()
+        SignalsDiagnostics.handler(.feedbackLoop(calls: SignalsDiagnostics.feedbackLoopLimit))
+        lock(component)
+    }
+
+    @inline(__always) func enqueue(_ job: any Deliverable) {
+        queue.append(job)
+    }
+
+    /// Whether a new observation made now, under a lock held once, delivers its first value
+    /// before `observe` returns (inside an observer or a batch on this thread, with nothing
+    /// else queued) rather than through the queue.
+    var deliversFirstValueAtOnce: Bool {
+        depth == 1 && queue.isEmpty && (isDelivering || batchDepth > 0)
+    }
+
+    func beginBatch() {
+        batchDepth += 1
+    }
+
+    func endBatch() {
+        batchDepth -= 1
+        if batchDepth == 0 && !writes.isEmpty {
+            let batchWrites = writes
+            writes = []
+            for write in batchWrites { write.settle(in: self) }
+        }
+        if batchDepth == 0 && !isDelivering {
+            if depth == 0 {
+                drain()
+            } else {
+                // The batch ended inside a locked call (a `modify` body, a derived closure):
+                // observers must not run with a lock held, so its jobs go back to the lock
+                // queue, delivered when the outermost call returns.
+                queue.append(contentsOf: &pending)
+            }
+        }
+    }
+
+    /// Returns once no thread is inside `call`'s closure: at once if none is, or if the
+    /// call in progress runs on the calling thread (it cannot wait for itself); otherwise
+    /// when that call ends (``endCall(of:)`` resumes it). Never blocks a thread.
+    static func callEnded(of call: some ObserverCall) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Graph.current._withUnsafeGuaranteedRef { graph in
+                graph.lock(call.callComponent)
+                if let running = call.runningThread, pthread_equal(running, pthread_self()) == 0 {
+                    call.endWaiters.append(continuation)
+                } else {
+                    continuation.resume()
+                }
+                graph.unlock()
+            }
+        }
+    }
+
+    /// Ends `call`'s call in progress and resumes the tasks waiting for it in
+    /// ``callEnded(of:)``. Caller holds the call's lock.
+    @inline(__always) func endCall(of call: some ObserverCall) {
+        call.runningThread = nil
+        if !call.endWaiters.isEmpty {
+            let waiters = call.endWaiters
+            call.endWaiters = []
+            for waiter in waiters { waiter.resume() }
+        }
+    }
+
+    /// Delivers this thread's jobs in FIFO order until its queue is empty or a batch starts.
+    /// Called with no lock held; each job takes its own.
+    private func drain() {
+        isDelivering = true
+        runCounter &+= 1
+        let run = runCounter
+        repeat {
+            while batchDepth == 0, let job = pending.popFirst() {
+                deliveryRun = run
+                job.deliver(in: self)
+            }
+            // Jobs made due with the lock held and no observer call after them (a derived
+            // closure's write during the last delivery's pull) are this thread's too.
+            if queue.isEmpty { break }
+            pending.append(contentsOf: &queue)
+        } while batchDepth == 0
+        isDelivering = false
+    }
+}
+
+/// Something the graph delivers to user code after a propagation.
+@usableFromInline
+protocol Deliverable: AnyObject {
+    /// Called with no lock held, by the thread's drain: takes its own component's lock and
+    /// releases it around the user callback with ``Graph/suspendForCallback()``.
+    func deliver(in graph: Graph)
+}
+
+/// A FIFO of pending deliveries with amortised O(1) push and pop.
+@usableFromInline
+struct DeliveryQueue {
+    @usableFromInline var storage: [any Deliverable] = []
+    @usableFromInline var head = 0
+
+    @usableFromInline init() {}
+
+    @inlinable var isEmpty: Bool { head == storage.count }
+
+    mutating func append(_ job: any Deliverable) {
+        storage.append(job)
+    }
+
+    /// Moves every job of `other` to the end of this queue.
+    mutating func append(contentsOf other: inout DeliveryQueue) {
+        if isEmpty && other.head == 0 {
+            swap(&self, &other)
+            return
+        }
+        storage.append(contentsOf: other.storage[other.head...])
+        other.storage.removeAll(keepingCapacity: true)
+        other.head = 0
+    }
+
+    mutating func popFirst() -> (any Deliverable)? {
+        guard head < storage.count else { return nil }
+        let job = storage[head]
+        head += 1
+        if head == storage.count {
+            storage.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head >= 1024 && head * 2 >= storage.count {
+            storage.removeFirst(head)
+            head = 0
+        }
+        return job
+    }
+}
