@@ -18,6 +18,7 @@ let package = Package(
                 "CMallocStats",
                 .product(name: "Signals", package: "ReactiveSources"),
                 .product(name: "ReactiveSources", package: "ReactiveSources"),
+                .product(name: "ReactiveSourcesTesting", package: "ReactiveSources"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "_RopeModule", package: "swift-collections"),
             ],

@@ -1,4 +1,5 @@
 import Foundation
+import ReactiveSourcesTesting
 import Testing
 @testable import Signals
 
@@ -118,7 +119,7 @@ struct IndependentGraphTests {
             let lastBoth = MutableProperty(-1)
             let started = Counter()
             onThreads(4) { thread in
-                var random = SeededGenerator(seed: seed &+ UInt64(round * 4 + thread))
+                var random = SplitMix64(seed: seed &+ UInt64(round * 4 + thread))
                 // Line the threads up (a spin on a counter, not a timed wait).
                 started.increment()
                 while started.value < 4 {}

@@ -1,21 +1,7 @@
 import Foundation
+import ReactiveSourcesTesting
 import Testing
 @testable import Signals
-
-/// A small seeded generator (SplitMix64), so a failing run can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite("Stress: writers, write-back observers, cancellation and teardown")
 struct MixedStressTests {
@@ -47,7 +33,7 @@ struct MixedStressTests {
         let deadline = Date().addingTimeInterval(Self.duration)
 
         onThreads(8) { thread in
-            var random = SeededGenerator(seed: seed &+ UInt64(thread))
+            var random = SplitMix64(seed: seed &+ UInt64(thread))
             var mine: [SignalSubscription] = []
             var temporary: [Property<Int>] = []
             while Date() < deadline {

@@ -1,3 +1,4 @@
+import ReactiveSourcesTesting
 import Foundation
 import ReactiveSources
 import Signals

@@ -1,3 +1,4 @@
+import ReactiveSourcesTesting
 import CMallocStats
 #if canImport(Glibc)
 import Glibc
@@ -185,19 +186,6 @@ public struct CaseResult: Sendable {
 /// Bytes currently allocated through malloc (glibc `mallinfo2`), for per-node memory.
 public func mallocBytesInUse() -> Int {
     Int(cmallocstats_bytes_in_use())
-}
-
-/// Deterministic SplitMix64 generator so every run sees the same inputs.
-public struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    public init(seed: UInt64) { state = seed }
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
 
 /// A mutable counter shared with `@Sendable` observer closures (benchmarks are single-threaded).

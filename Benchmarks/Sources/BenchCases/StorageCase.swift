@@ -1,3 +1,5 @@
+import ReactiveSourcesTesting
+
 /// Row storage compared with `Array` and swift-collections' `Rope` (issue 20's targets):
 /// edits while the previous version is held, iteration, random access, memory per row and
 /// memory of 100 held versions. Synchronous; run with `reactive-profile storage all`.

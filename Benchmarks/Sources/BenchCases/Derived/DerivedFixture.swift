@@ -1,3 +1,4 @@
+import ReactiveSourcesTesting
 import ReactiveSources
 import Signals
 

@@ -1,3 +1,4 @@
+import ReactiveSourcesTesting
 import ReactiveSources
 
 /// The equality twin of ``DerivedRow``: the same 16 bytes, not `Identifiable`, so a diff matches
