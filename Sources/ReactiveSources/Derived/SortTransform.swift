@@ -1,12 +1,29 @@
-/// Shows the parent objects sorted by `areInIncreasingOrder`. A parent edit of k rows costs
-/// O(k log n) comparisons: removed rows are found by binary search, added ones inserted at
-/// the position binary search gives. Rows that compare equal keep no defined order among
-/// themselves (a new row goes after the equal ones already shown); a full derivation sorts
-/// stably, in the parent's order.
+/// Shows the parent objects sorted by `areInIncreasingOrder`, stably: rows that compare
+/// equal keep the parent's order, after any history of edits, exactly as sorting the
+/// parent's objects from scratch would place them.
+///
+/// Every parent row carries an order label (a number that grows along the parent section,
+/// kept for the parent's rows and for the shown ones), so a row is found and placed by
+/// binary search on (value, label): a parent edit of k rows costs O(k log n) comparisons
+/// (plus a search through the labels of the rows that compare equal to it). A parent insert
+/// with no room left between two labels (about 30 inserts at one place), or a row that
+/// cannot be found (an order that is not a strict weak ordering, e.g. a NaN key), derives
+/// the section again (O(n log n)).
 ///
 /// Touched only from its derived source's closure, which runs serially.
 final class SortTransform<Object: Hashable & Sendable>: RowTransform, @unchecked Sendable {
+    /// One section's order labels.
+    struct SectionState {
+        /// The label of each parent row, aligned with the parent section's objects; increasing.
+        var parentLabels: RowStorage<UInt64>
+        /// The label of each shown row, aligned with the own objects.
+        var labels: RowStorage<UInt64>
+    }
+
     private var comparator: @Sendable (Object, Object) -> Bool
+
+    /// Distance between the labels of rows derived from scratch or appended.
+    private static var stride: UInt64 { 1 << 32 }
 
     init(_ areInIncreasingOrder: @escaping @Sendable (Object, Object) -> Bool) {
         comparator = areInIncreasingOrder
@@ -17,62 +34,86 @@ final class SortTransform<Object: Hashable & Sendable>: RowTransform, @unchecked
         comparator = areInIncreasingOrder
     }
 
-    func build(_ parent: RowStorage<Object>) -> (objects: RowStorage<Object>, state: Void) {
+    func build(_ parent: RowStorage<Object>) -> (objects: RowStorage<Object>, state: SectionState) {
         let less = comparator
-        let sorted = parent.enumerated().sorted { lhs, rhs in
-            less(lhs.element, rhs.element) || (!less(rhs.element, lhs.element) && lhs.offset < rhs.offset)
-        }
-        return (RowStorage(sorted.lazy.map { $0.element }), ())
+        let values = ContiguousArray(parent)
+        // Sorting positions, not (offset, object) pairs: cheaper in this unspecialised code.
+        var order = Array(values.indices)
+        order.sort { less(values[$0], values[$1]) || (!less(values[$1], values[$0]) && $0 < $1) }
+        let label = { (position: Int) in UInt64(position + 1) &* Self.stride }
+        return (
+            RowStorage(order.lazy.map { values[$0] }),
+            SectionState(parentLabels: RowStorage(values.indices.lazy.map(label)), labels: RowStorage(order.lazy.map(label)))
+        )
     }
 
     func follow(
-        _ edits: ParentChanges.Edits, old: RowStorage<Object>, new: RowStorage<Object>, objects: inout RowStorage<Object>, state: inout Void
+        _ edits: ParentChanges.Edits, old: RowStorage<Object>, new: RowStorage<Object>, objects: inout RowStorage<Object>, state: inout SectionState
     ) -> OwnEdits? {
         let less = comparator
+        func precedes(_ value: Object, _ label: UInt64, _ other: Object, _ otherLabel: UInt64) -> Bool {
+            less(value, other) || (!less(other, value) && label < otherLabel)
+        }
+        // 1. Where the rows that leave or change are shown (before any own edit).
         var own = OwnEdits()
         var taken = Set<Int>()
-        func position(of value: Object) -> Int? {
-            var item = Self.lowerBound(of: value, in: objects, less)
-            while item < objects.count && !less(value, objects[item]) {
-                if objects[item] == value && !taken.contains(item) { return item }
-                item += 1
-            }
-            return nil
-        }
-        // Old positions of the rows that leave or change.
-        // A row not found means the order is not a strict weak ordering (a NaN key, say):
-        // give up following, so the section is derived again and shows the parent's rows.
         for item in edits.removed {
-            guard let ownItem = position(of: old[item]) else { return nil }
+            // Not found: the order is not a strict weak ordering; derive the section again.
+            guard let ownItem = Self.position(of: old[item], label: state.parentLabels[item], in: objects, labels: state.labels, less) else { return nil }
             taken.insert(ownItem)
             own.removed[item] = ownItem
         }
-        var changed: [(from: Int, value: Object)] = []
+        var changed: [(from: Int, value: Object, label: UInt64)] = []
         for (oldItem, newItem) in edits.updated {
-            guard let ownItem = position(of: old[oldItem]) else { return nil }
+            let label = state.parentLabels[oldItem]
+            guard let ownItem = Self.position(of: old[oldItem], label: label, in: objects, labels: state.labels, less) else { return nil }
             taken.insert(ownItem)
-            changed.append((ownItem, new[newItem]))
+            changed.append((ownItem, new[newItem], label))
         }
-        // A changed row whose untouched neighbours still bracket its new value stays put.
+        // 2. The parent's labels follow its edits; arriving rows take labels between neighbours.
+        RowEditing.remove(edits.removed, from: &state.parentLabels)
+        var addedLabels: [UInt64] = []
+        addedLabels.reserveCapacity(edits.added.count)
+        for item in edits.added {
+            let before = item > 0 ? state.parentLabels[item - 1] : 0
+            let value: UInt64
+            if item == state.parentLabels.count {
+                guard before <= UInt64.max - Self.stride else { return nil }
+                value = before + Self.stride
+            } else {
+                let after = state.parentLabels[item]
+                guard after - before >= 2 else { return nil }
+                value = before + (after - before) / 2
+            }
+            state.parentLabels.insert(value, at: item)
+            addedLabels.append(value)
+        }
+        // 3. A changed row whose untouched neighbours still bracket it stays put.
         var inPlace: [(item: Int, value: Object)] = []
-        var moving: [(from: Int, value: Object)] = []
+        var moving: [(from: Int, value: Object, label: UInt64)] = []
         for change in changed {
             let item = change.from
-            let fitsBefore = item == 0 || (!taken.contains(item - 1) && !less(change.value, objects[item - 1]))
-            let fitsAfter = item == objects.count - 1 || (!taken.contains(item + 1) && !less(objects[item + 1], change.value))
+            let fitsBefore = item == 0
+                || (!taken.contains(item - 1) && precedes(objects[item - 1], state.labels[item - 1], change.value, change.label))
+            let fitsAfter = item == objects.count - 1
+                || (!taken.contains(item + 1) && precedes(change.value, change.label, objects[item + 1], state.labels[item + 1]))
             if fitsBefore && fitsAfter { inPlace.append((item, change.value)) } else { moving.append(change) }
         }
         for change in inPlace { objects[change.item] = change.value }
-        let removed = (Array(own.removed.values) + moving.map(\.from)).sorted()
+        let removed = (Array(own.removed.values) + moving.map { $0.from }).sorted()
         RowEditing.remove(removed, from: &objects)
-        // Insert in ascending order: each lands after the previous one, so positions are final.
-        var arriving: [(parent: Int?, from: Int?, value: Object)] = edits.added.map { ($0, nil, new[$0]) }
-        arriving += moving.map { (nil, $0.from, $0.value) }
-        arriving.sort { less($0.value, $1.value) }
+        RowEditing.remove(removed, from: &state.labels)
+        // 4. Insert in ascending order: each lands after the previous one, so positions are final.
+        var arriving: [(parent: Int?, from: Int?, value: Object, label: UInt64)] = []
+        arriving.reserveCapacity(edits.added.count + moving.count)
+        for (index, item) in edits.added.enumerated() { arriving.append((item, nil, new[item], addedLabels[index])) }
+        for change in moving { arriving.append((nil, change.from, change.value, change.label)) }
+        arriving.sort { precedes($0.value, $0.label, $1.value, $1.label) }
         var added: [Int] = []
         for arrival in arriving {
-            let item = Self.upperBound(of: arrival.value, in: objects, less)
+            let item = Self.insertionPoint(of: arrival.value, label: arrival.label, in: objects, labels: state.labels, less)
             objects.insert(arrival.value, at: item)
+            state.labels.insert(arrival.label, at: item)
             added.append(item)
             if let parent = arrival.parent { own.added[parent] = item }
             if let from = arrival.from { own.moved.append((from, item)) }
@@ -84,15 +125,30 @@ final class SortTransform<Object: Hashable & Sendable>: RowTransform, @unchecked
         return own
     }
 
-    func parentItem(ofOwn item: Int, state: Void) -> Int? { nil }
+    /// Not told: a sorted row's parent position says nothing about paging, so the derived
+    /// source forwards the end of the parent's section when its last row is displayed.
+    func parentItem(ofOwn item: Int, state: SectionState) -> Int? { nil }
 
-    /// The first position whose row does not go before `value`. O(log n), one tree descent.
-    static func lowerBound(of value: Object, in objects: RowStorage<Object>, _ less: (Object, Object) -> Bool) -> Int {
-        objects.partitioningIndex { !less($0, value) }
+    /// Where the row (`value`, `label`) goes: after every row it does not precede. O(log n)
+    /// comparisons, plus O(log ties) label reads among the rows equal to `value`.
+    static func insertionPoint(
+        of value: Object, label: UInt64, in objects: RowStorage<Object>, labels: RowStorage<UInt64>, _ less: (Object, Object) -> Bool
+    ) -> Int {
+        var low = objects.partitioningIndex { !less($0, value) }
+        var high = objects.partitioningIndex { less(value, $0) }
+        while low < high {
+            let middle = (low + high) / 2
+            if labels[middle] < label { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
-    /// The first position whose row goes after `value`. O(log n), one tree descent.
-    static func upperBound(of value: Object, in objects: RowStorage<Object>, _ less: (Object, Object) -> Bool) -> Int {
-        objects.partitioningIndex { less(value, $0) }
+    /// The position of the shown row (`value`, `label`), or `nil` if it is not where the
+    /// order says.
+    static func position(
+        of value: Object, label: UInt64, in objects: RowStorage<Object>, labels: RowStorage<UInt64>, _ less: (Object, Object) -> Bool
+    ) -> Int? {
+        let item = insertionPoint(of: value, label: label, in: objects, labels: labels, less)
+        return item < labels.count && labels[item] == label && objects[item] == value ? item : nil
     }
 }

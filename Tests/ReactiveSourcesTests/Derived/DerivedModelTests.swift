@@ -47,6 +47,11 @@ struct DerivedModelTests {
         }
     }
 
+    /// `items` sorted by value, equal values in their order in `items` (a stable sort).
+    @Sendable static func stablySortedByValue(_ items: [Item]) -> [Item] {
+        items.enumerated().sorted { ($0.element.value, $0.offset) < ($1.element.value, $1.offset) }.map { $0.element }
+    }
+
     /// Each section's objects transformed by `transform`, flattened (derived links work
     /// section by section).
     static func perSection(_ transform: @escaping @Sendable ([Item]) -> [Item]) -> @Sendable ([[Item]]) -> [Item] {
@@ -103,6 +108,11 @@ struct DerivedModelTests {
                 $0.map { Item(id: $0.id, value: $0.value + 1) }.filter(keep).sorted(by: order)
             }),
             CheckedSource("sorted.filter", parent.sorted(by: order).filter(keep), model: perSection { $0.sorted(by: order).filter(keep) }),
+            // Values repeat (0..<20): equal rows must keep the parent's order after any edits.
+            CheckedSource("sorted(by: \\.value), ties stable", parent.sorted(by: \.value), model: perSection(stablySortedByValue)),
+            CheckedSource("filter.sorted(by: \\.value).map", parent.filter(keep).sorted(by: \.value).map { $0 }, model: perSection {
+                stablySortedByValue($0.filter(keep))
+            }),
             CheckedSource("sectioned", SectionedDataSource(child: parent, key: { $0.value % 4 }), model: perSection { grouped($0, by: { $0.value % 4 }) },
                           sections: { titledGroups($0.flatMap { $0 }, by: { $0.value % 4 }) }),
             CheckedSource("sectioned ascending, ordered", SectionedDataSource(child: parent, key: { $0.value % 5 }, sectionOrder: .ascending, objectOrder: { $0.value > $1.value }), model: perSection {
@@ -115,6 +125,7 @@ struct DerivedModelTests {
         let overMulti = [
             CheckedSource("multi", multi, model: { $0.flatMap { $0 } }),
             CheckedSource("multi.filter.sorted", multi.filter(keep).sorted(by: order), model: perSection { $0.filter(keep).sorted(by: order) }),
+            CheckedSource("multi.sorted(by: \\.value), ties stable", multi.sorted(by: \.value), model: perSection(stablySortedByValue)),
             CheckedSource("multi.map", multi.map { Item(id: $0.id, value: $0.value * 3) }, model: perSection { $0.map { Item(id: $0.id, value: $0.value * 3) } }),
             // Filtered over Sorted over Sectioned over Multi.
             CheckedSource("multi.sectioned.sorted.filter", SectionedDataSource(child: multi, key: { $0.value % 4 }).sorted(by: order).filter(keep), model: { sections in

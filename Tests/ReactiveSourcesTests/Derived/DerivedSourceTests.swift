@@ -308,6 +308,32 @@ struct DerivedOrderEdgeTests {
         #expect(sorted.snapshot.objectCount == parent.snapshot.objectCount)
     }
 
+    @Test func rowsThatCompareEqualKeepTheParentsOrderAfterEdits() throws {
+        let parent = SimpleDataSource(objects: [Scored(id: 1, score: 0), Scored(id: 2, score: 0)])
+        let sorted = parent.sorted(by: \.score)
+        _ = sorted.snapshot
+        try parent.insert([Scored(id: 3, score: 0)], at: 0)
+        #expect(sorted.snapshot.allObjects.map(\.id) == [3, 1, 2])
+        #expect(sorted.snapshot.allObjects.map(\.id) == parent.sorted(by: \.score).snapshot.allObjects.map(\.id))
+        try parent.move(from: 2, to: 0)
+        #expect(sorted.snapshot.allObjects.map(\.id) == [2, 3, 1])
+    }
+
+    @Test func removingOneOfManyEqualRowsDoesNotScanThemAll() throws {
+        let calls = Atomic<Int>(0)
+        let parent = SimpleDataSource(objects: (0..<20_000).map { Scored(id: $0, score: Double($0 % 2)) })
+        let sorted = parent.sorted { lhs, rhs in
+            calls.add(1, ordering: .relaxed)
+            return lhs.score < rhs.score
+        }
+        _ = sorted.snapshot
+        calls.store(0, ordering: .relaxed)
+        _ = try parent.remove(at: 19_999)
+        _ = sorted.snapshot
+        #expect(sorted.snapshot.objectCount == 19_999)
+        #expect(calls.load(ordering: .relaxed) < 500, "found by (value, label), not by scanning the 10,000 equal rows")
+    }
+
     @Test func sectionsWhoseKeysTheOrderRanksEqualFollowFirstAppearanceWhateverTheHistory() throws {
         let parent = SimpleDataSource(objects: [1])
         let order = SectionOrder<Int>.sorted(by: { $0 / 10 < $1 / 10 })
