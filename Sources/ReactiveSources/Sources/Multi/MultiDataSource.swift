@@ -9,12 +9,13 @@ import Signals
 ///   included), touching only that child's sections. A child's change set is translated into
 ///   the composed one (section indexes shifted), so a child that partially loads k objects
 ///   costs O(k), not O(total objects) nor O(children) (O(children) integer additions when
-///   splicing). A child whose change cannot be translated (an update was skipped, or its
-///   section layout changed) is re-diffed on its own: O(that child's size). A load-state
-///   change that changes nothing visible publishes nothing. Once a child has changed, its
-///   flattened section keeps objects of its own, edited in place with the child's change,
-///   so neither the child nor the Multi copies its array on an append (at the price of
-///   that child's objects being stored twice).
+///   splicing). Skipped updates of a child are composed (see
+///   ``SnapshotUpdate/changes(since:)``); a child whose change cannot be translated (its
+///   section layout changed within skipped updates, or more than 64 were skipped) is
+///   re-diffed on its own: O(that child's size). A load-state change that changes nothing
+///   visible publishes nothing. A flattened child with one section shares its row storage
+///   with the Multi (nothing is copied, see ``RowStorage``); a child with several sections
+///   has them concatenated (O(that child's size) per change).
 /// - **Consistent.** The snapshot and the load state are published together: an observer of
 ///   ``updates`` that reads ``loadState`` (or the other way round) sees values that belong
 ///   together, as long as each child is changed by one thread at a time. When two threads
