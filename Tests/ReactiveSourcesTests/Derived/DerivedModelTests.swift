@@ -118,6 +118,9 @@ struct DerivedModelTests {
             CheckedSource("sectioned ascending, ordered", SectionedDataSource(child: parent, key: { $0.value % 5 }, sectionOrder: .ascending, objectOrder: { $0.value > $1.value }), model: perSection {
                 grouped($0, by: { $0.value % 5 }, sortKeys: true, order: { $0.value > $1.value })
             }, sections: { titledGroups($0.flatMap { $0 }, by: { $0.value % 5 }, sortKeys: true, order: { $0.value > $1.value }) }),
+            CheckedSource("sectioned by first appearance, ordered", SectionedDataSource(child: parent, key: { $0.value % 4 }, objectOrder: { $0.value > $1.value }), model: perSection {
+                grouped($0, by: { $0.value % 4 }, order: { $0.value > $1.value })
+            }, sections: { titledGroups($0.flatMap { $0 }, by: { $0.value % 4 }, order: { $0.value > $1.value }) }),
             CheckedSource("filter.sectioned.map", SectionedDataSource(child: parent.filter(keep), key: { $0.value % 3 }).map { $0 }, model: perSection {
                 grouped($0.filter(keep), by: { $0.value % 3 })
             }, sections: { titledGroups($0.flatMap { $0 }.filter(keep), by: { $0.value % 3 }) }),

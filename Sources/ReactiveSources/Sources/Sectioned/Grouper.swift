@@ -26,6 +26,9 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
     private var keyIndex: [Key: Int] = [:]
     /// Each key's section title, computed once per key.
     private var titles: [Key: String] = [:]
+    /// With rows ordered by object: each key's smallest label (its first row in the parent),
+    /// kept as rows come and go, so ranking sections by first appearance reads no section.
+    private var smallestLabels: [Key: RowLabel] = [:]
     /// For each key: the labels of its section's rows, aligned with the objects.
     private var labels: [Key: RowStorage<RowLabel>] = [:]
     /// For each parent section: the labels of its rows, aligned with its objects.
@@ -164,14 +167,18 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
             load(change.key)
             touched[change.key]![position] = change.object
         }
+        var smallestLeft = Set<Key>()
         for (sectionKey, positions) in Dictionary(grouping: departures, by: { $0.key }).mapValues({ $0.map { $0.position }.sorted(by: >) }) {
             load(sectionKey)
             for position in positions {
                 touched[sectionKey]!.remove(at: position)
-                labels[sectionKey]!.remove(at: position)
+                let label = labels[sectionKey]!.remove(at: position)
+                if objectOrder != nil && smallestLabels[sectionKey] == label { smallestLeft.insert(sectionKey) }
             }
         }
+        for sectionKey in smallestLeft { smallestLabels[sectionKey] = labels[sectionKey]!.min() }
         for arrival in arrivals {
+            if objectOrder != nil, smallestLabels[arrival.key].map({ arrival.label < $0 }) ?? true { smallestLabels[arrival.key] = arrival.label }
             load(arrival.key)
             var rows = labels[arrival.key] ?? []
             let position = insertionPoint(of: arrival.label, object: arrival.object, labels: rows, objects: touched[arrival.key]!)
@@ -187,6 +194,7 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
         for sectionKey in emptied {
             labels[sectionKey] = nil
             titles[sectionKey] = nil
+            smallestLabels[sectionKey] = nil
         }
         // Sections stay as they were (only rows changed) unless one appeared or emptied, or
         // (in first-appearance order) a touched section's first row now orders it elsewhere.
@@ -267,8 +275,7 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
 
     /// Whether the section of `sectionKey` (present, not empty) still stands where the
     /// section order puts it: before and after its neighbours by the order of keys, or, for
-    /// keys it ranks equal (and in first-appearance order), by their first rows. With rows
-    /// ordered by object a section's first row is not its first label: then false for ties.
+    /// keys it ranks equal (and in first-appearance order), by their smallest labels.
     private func keepsItsPlace(_ sectionKey: Key) -> Bool {
         guard let index = keyIndex[sectionKey] else { return false }
         let order = sectionOrder.areInIncreasingOrder
@@ -277,8 +284,7 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
                 if order(first, second) { return true }
                 if order(second, first) { return false }
             }
-            guard objectOrder == nil, let one = labels[first]?.first, let other = labels[second]?.first else { return false }
-            return one < other
+            return firstLabel(of: first) < firstLabel(of: second)
         }
         if index > 0 && !staysBefore(keys[index - 1], sectionKey) { return false }
         if index + 1 < keys.count && !staysBefore(sectionKey, keys[index + 1]) { return false }
@@ -302,10 +308,13 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
         return byAppearance.sorted(by: order)
     }
 
-    /// The smallest label of a section (its first row's, unless rows are ordered by object).
+    /// The smallest label of a section: its first row's, or, with rows ordered by object,
+    /// the one kept in `smallestLabels`. O(1).
     private func firstLabel(of sectionKey: Key) -> RowLabel {
-        guard let rows = labels[sectionKey], !rows.isEmpty else { return RowLabel(section: .max, value: .max) }
-        return objectOrder == nil ? rows[0] : rows.min()!
+        let none = RowLabel(section: .max, value: .max)
+        if objectOrder != nil { return smallestLabels[sectionKey] ?? none }
+        guard let rows = labels[sectionKey], !rows.isEmpty else { return none }
+        return rows[0]
     }
 
     /// The position of the row labelled `label` in a section ordered by label only.
@@ -380,11 +389,14 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
         keyIndex = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
         titles = [:]
         labels = [:]
+        smallestLabels = [:]
         var sections: [SnapshotSection<Object>] = []
         sections.reserveCapacity(keys.count)
         for sectionKey in keys {
             var (objects, rowLabels) = groups.removeValue(forKey: sectionKey)!
             if let objectOrder {
+                // Labels were added in parent order: the first is the smallest.
+                smallestLabels[sectionKey] = rowLabels.first
                 let order = objects.indices.sorted { lhs, rhs in
                     objectOrder(objects[lhs], objects[rhs]) || (!objectOrder(objects[rhs], objects[lhs]) && lhs < rhs)
                 }

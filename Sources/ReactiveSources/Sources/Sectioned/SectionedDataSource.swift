@@ -17,10 +17,9 @@ import Signals
 ///   (appends, inserts, removals, moves, edits; coalesced updates composed) costs
 ///   O(k log² n) when no section appears, empties or changes place, else O(k log² n +
 ///   sections log sections): each row's place in its section is found by binary search over
-///   order labels. Exceptions, each O(n): with `objectOrder` and first-appearance section
-///   order, an edit that may reorder sections (ranking a section needs its smallest label);
-///   and running out of room between two labels (about 30 inserts at one place), which
-///   regroups. An edit that changes the key of an object moves its row to the new section
+///   order labels. Exceptions: with `objectOrder`, removing the row of a section that comes
+///   first in the child costs O(that section) (to find the next one); running out of room
+///   between two labels (about 30 inserts at one place) regroups everything (O(n)). An edit that changes the key of an object moves its row to the new section
 ///   (a move and an update). The child adding, removing or moving sections, becoming empty
 ///   or non-empty, regroups everything (O(n)) and diffs.
 ///   Keys that `sectionOrder` ranks equal are ordered by first appearance.
