@@ -2,13 +2,13 @@
 /// equal keep the parent's order, after any history of edits, exactly as sorting the
 /// parent's objects from scratch would place them.
 ///
-/// Every parent row carries an order label (a number that grows along the parent section,
-/// kept for the parent's rows and for the shown ones), so a row is found and placed by
-/// binary search on (value, label): a parent edit of k rows costs O(k log n) comparisons
-/// (plus a search through the labels of the rows that compare equal to it). A parent insert
-/// with no room left between two labels (about 30 inserts at one place), or a row that
-/// cannot be found (an order that is not a strict weak ordering, e.g. a NaN key), derives
-/// the section again (O(n log n)).
+/// Every parent row carries an order label (see ``OrderLabels``), kept for the parent's
+/// rows and for the shown ones, so a row is found and placed by binary search on (value,
+/// label): a parent edit of k rows costs O(k log n) comparisons, plus a search through the
+/// labels of the rows that compare equal to it. About 30 inserts at one place in the
+/// middle use up the room between two labels (appends and prepends have room for about
+/// 2^30 rows); that, or a row that cannot be found (an order that is not a strict weak
+/// ordering, e.g. a NaN key), derives the section again (O(n log n)).
 ///
 /// Touched only from its derived source's closure, which runs serially.
 final class SortTransform<Object: Hashable & Sendable>: RowTransform, @unchecked Sendable {
@@ -21,9 +21,6 @@ final class SortTransform<Object: Hashable & Sendable>: RowTransform, @unchecked
     }
 
     private var comparator: @Sendable (Object, Object) -> Bool
-
-    /// Distance between the labels of rows derived from scratch or appended.
-    private static var stride: UInt64 { 1 << 32 }
 
     init(_ areInIncreasingOrder: @escaping @Sendable (Object, Object) -> Bool) {
         comparator = areInIncreasingOrder
@@ -40,7 +37,7 @@ final class SortTransform<Object: Hashable & Sendable>: RowTransform, @unchecked
         // Sorting positions, not (offset, object) pairs: cheaper in this unspecialised code.
         var order = Array(values.indices)
         order.sort { less(values[$0], values[$1]) || (!less(values[$1], values[$0]) && $0 < $1) }
-        let label = { (position: Int) in UInt64(position + 1) &* Self.stride }
+        let label = OrderLabels.fromScratch
         return (
             RowStorage(order.lazy.map { values[$0] }),
             SectionState(parentLabels: RowStorage(values.indices.lazy.map(label)), labels: RowStorage(order.lazy.map(label)))
@@ -71,23 +68,7 @@ final class SortTransform<Object: Hashable & Sendable>: RowTransform, @unchecked
             changed.append((ownItem, new[newItem], label))
         }
         // 2. The parent's labels follow its edits; arriving rows take labels between neighbours.
-        RowEditing.remove(edits.removed, from: &state.parentLabels)
-        var addedLabels: [UInt64] = []
-        addedLabels.reserveCapacity(edits.added.count)
-        for item in edits.added {
-            let before = item > 0 ? state.parentLabels[item - 1] : 0
-            let value: UInt64
-            if item == state.parentLabels.count {
-                guard before <= UInt64.max - Self.stride else { return nil }
-                value = before + Self.stride
-            } else {
-                let after = state.parentLabels[item]
-                guard after - before >= 2 else { return nil }
-                value = before + (after - before) / 2
-            }
-            state.parentLabels.insert(value, at: item)
-            addedLabels.append(value)
-        }
+        guard let addedLabels = OrderLabels.follow(&state.parentLabels, removed: edits.removed, added: edits.added) else { return nil }
         // 3. A changed row whose untouched neighbours still bracket it stays put.
         var inPlace: [(item: Int, value: Object)] = []
         var moving: [(from: Int, value: Object, label: UInt64)] = []

@@ -334,6 +334,30 @@ struct DerivedOrderEdgeTests {
         #expect(calls.load(ordering: .relaxed) < 500, "found by (value, label), not by scanning the 10,000 equal rows")
     }
 
+    @Test func manyPrependsNeitherRegroupNorResort() throws {
+        let keyCalls = Atomic<Int>(0)
+        let comparisons = Atomic<Int>(0)
+        let parent = SimpleDataSource(objects: (0..<10_000).map { Scored(id: $0, score: Double($0 % 7)) })
+        let sectioned = SectionedDataSource(child: parent, key: { (row: Scored) -> Int in
+            keyCalls.add(1, ordering: .relaxed)
+            return row.id % 4
+        })
+        let sorted = parent.sorted { lhs, rhs in
+            comparisons.add(1, ordering: .relaxed)
+            return lhs.score < rhs.score
+        }
+        _ = (sectioned.snapshot, sorted.snapshot)
+        keyCalls.store(0, ordering: .relaxed)
+        comparisons.store(0, ordering: .relaxed)
+        for index in 0..<200 {
+            try parent.insert([Scored(id: 100_000 + index, score: 3)], at: 0)
+            _ = (sectioned.snapshot, sorted.snapshot)
+        }
+        #expect(keyCalls.load(ordering: .relaxed) < 2_000, "200 prepends group 200 rows, not 10,000 again")
+        #expect(comparisons.load(ordering: .relaxed) < 20_000, "200 prepends place 200 rows, not sort 10,000 again")
+        #expect(sorted.snapshot.allObjects == parent.objects.enumerated().sorted { ($0.element.score, $0.offset) < ($1.element.score, $1.offset) }.map(\.element))
+    }
+
     @Test func sectionsWhoseKeysTheOrderRanksEqualFollowFirstAppearanceWhateverTheHistory() throws {
         let parent = SimpleDataSource(objects: [1])
         let order = SectionOrder<Int>.sorted(by: { $0 / 10 < $1 / 10 })

@@ -34,8 +34,6 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
     /// For each parent section: the labels of its rows, aligned with its objects.
     private var parentLabels: [RowStorage<UInt64>] = []
 
-    /// Distance between the labels of appended rows (and of rows grouped from scratch).
-    private static var stride: UInt64 { 1 << 32 }
 
     init(
         parent: any DataSource<Object>,
@@ -130,19 +128,8 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
         // 2. The parent's labels follow its edits; arriving rows take labels between neighbours.
         for (section, sectionEdits) in edits.rows {
             var sectionLabels = parentLabels[section]
-            for item in sectionEdits.removed.reversed() { sectionLabels.remove(at: item) }
-            for item in sectionEdits.added {
-                let before = item > 0 ? sectionLabels[item - 1] : 0
-                let value: UInt64
-                if item == sectionLabels.count {
-                    guard before <= UInt64.max - Self.stride else { return nil }
-                    value = before + Self.stride
-                } else {
-                    let after = sectionLabels[item]
-                    guard after - before >= 2 else { return nil }
-                    value = before + (after - before) / 2
-                }
-                sectionLabels.insert(value, at: item)
+            guard let made = OrderLabels.follow(&sectionLabels, removed: sectionEdits.removed, added: sectionEdits.added) else { return nil }
+            for (item, value) in zip(sectionEdits.added, made) {
                 let object = new.sections[section].objects[item]
                 let path = RowPath(item: item, section: section)
                 arrivals.append(Arrival(key: key(object), label: RowLabel(section: section, value: value), object: object, parentPath: path, departure: nil))
@@ -374,9 +361,8 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
         for (sectionIndex, section) in snapshot.sections.enumerated() {
             var sectionLabels: [UInt64] = []
             sectionLabels.reserveCapacity(section.objects.count)
-            var value: UInt64 = 0
-            for object in section.objects {
-                value += Self.stride
+            for (index, object) in section.objects.enumerated() {
+                let value = OrderLabels.fromScratch(index)
                 sectionLabels.append(value)
                 let objectKey = key(object)
                 if groups[objectKey] == nil { firstSeen.append(objectKey) }

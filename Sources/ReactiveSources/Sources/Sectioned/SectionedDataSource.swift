@@ -18,11 +18,13 @@ import Signals
 ///   O(k log² n) when no section appears, empties or changes place, else O(k log² n +
 ///   sections log sections): each row's place in its section is found by binary search over
 ///   order labels. Exceptions: with `objectOrder`, removing the row of a section that comes
-///   first in the child costs O(that section) (to find the next one); running out of room
-///   between two labels (about 30 inserts at one place) regroups everything (O(n)). An edit that changes the key of an object moves its row to the new section
-///   (a move and an update). The child adding, removing or moving sections, becoming empty
-///   or non-empty, regroups everything (O(n)) and diffs.
-///   Keys that `sectionOrder` ranks equal are ordered by first appearance.
+///   first in the child costs O(that section) (to find the next one); about 30 inserts at
+///   one place in the middle of the child use up the room between two labels and regroup
+///   everything (O(n)); appends and prepends have room for about 2^30 rows. An edit that
+///   changes the key of an object moves its row to the new section (a move and an update).
+///   The child adding, removing or moving sections, becoming empty or non-empty, regroups
+///   everything (O(n)) and diffs. Keys that `sectionOrder` ranks equal are ordered by first
+///   appearance.
 /// - **Lifecycle.** Load state and load events are the child's own; `fetchData()` and
 ///   `cancelFetch()` go to the child.
 /// - **Placeholders.** While the child has no objects, its placeholder row (loading, no
