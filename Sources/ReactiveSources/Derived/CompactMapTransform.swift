@@ -68,10 +68,7 @@ final class CompactMapTransform<Base: Hashable & Sendable, Object: Hashable & Se
                 inserted.append((ownItem, mapped))
             }
         }
-        RowEditing.remove((ownRemoved + own.deleted).sorted(), from: &objects)
-        inserted.sort { $0.0 < $1.0 }
-        RowEditing.insert(inserted, into: &objects)
-        for (item, object) in replaced { objects[item] = object }
+        RowEditing.apply(removing: ownRemoved + own.deleted, inserting: inserted, replacing: replaced, to: &objects)
         return own
     }
 

@@ -81,12 +81,7 @@ final class FilterTransform<Object: Hashable & Sendable>: RowTransform, @uncheck
                 inserted.append((ownItem, new[update.new]))
             }
         }
-        // Edit the objects as a batch update does: removals by old index, then insertions.
-        let allRemoved = (ownRemoved + own.deleted).sorted()
-        RowEditing.remove(allRemoved, from: &objects)
-        inserted.sort { $0.0 < $1.0 }
-        RowEditing.insert(inserted, into: &objects)
-        for (item, object) in replaced { objects[item] = object }
+        RowEditing.apply(removing: ownRemoved + own.deleted, inserting: inserted, replacing: replaced, to: &objects)
         return own
     }
 

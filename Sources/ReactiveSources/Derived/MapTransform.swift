@@ -46,6 +46,15 @@ enum RowEditing {
         }
     }
 
+    /// Edits `list` as a batch update does: removes `removed` (old indexes, any order), then
+    /// inserts `inserted` (new indexes, any order), then sets `replaced` (new indexes).
+    /// O((k log k) + k log n) for k edits.
+    static func apply<Element>(removing removed: [Int], inserting inserted: [(Int, Element)], replacing replaced: [(Int, Element)], to list: inout RowStorage<Element>) {
+        remove(removed.sorted(), from: &list)
+        insert(inserted.sorted { $0.0 < $1.0 }, into: &list)
+        for (item, element) in replaced { list[item] = element }
+    }
+
     /// Inserts `values` at their new indexes (ascending, unique), after the removals.
     static func insert<Element>(_ values: [(Int, Element)], into list: inout RowStorage<Element>) {
         var start = 0
