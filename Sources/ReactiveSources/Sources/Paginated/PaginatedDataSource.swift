@@ -80,8 +80,9 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: AwaitableFe
     /// Creates a paginated source. Nothing is fetched until `fetchData()`.
     /// A negative `prefetchDistance` is treated as 0; a `maxPages` below 1 as 1.
     /// `identity` names an object for the duplicate rule; `nil` (the default) means the
-    /// object itself. It must give equal values for equal objects; it is called once per
-    /// delivered object (the identities shown are kept in a `Set`).
+    /// object itself. It must give equal values for equal objects each time it is called:
+    /// once per delivered object, and again for a shown object when it is dropped (the
+    /// identities shown are kept in a `Set`).
     @inlinable
     public convenience init(
         name: String = "",
