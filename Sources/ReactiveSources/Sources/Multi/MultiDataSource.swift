@@ -54,6 +54,7 @@ public final class MultiDataSource<Object: Hashable & Sendable>: DataSource {
     public let children: [any DataSource<Object>]
     /// Whether each child's own sections are spliced in (see the type's documentation).
     public let splicesChildSections: Bool
+    /// The current snapshot and the change that produced it (see ``DataSource/updates``).
     public let updates: Property<SnapshotUpdate<Object>>
     /// The section id of each child, in child order: the id given at creation, else its
     /// name, made unique (an empty or repeated one becomes `"<id>#<index>"`, e.g. `"#1"` for
@@ -88,7 +89,9 @@ public final class MultiDataSource<Object: Hashable & Sendable>: DataSource {
         childSubscriptions = composer.attach(to: children)
     }
 
+    /// The fetch status and content state (see ``DataSource/loadState``).
     public var loadState: Property<LoadState> { aggregator.loadState }
+    /// Will load, partially loaded, finished, failed (see ``DataSource/loadEvents``).
     public var loadEvents: Signal<LoadEvent> { aggregator.loadEvents }
 
     /// Fetches every child. A composed fetch in flight ends with `didFail(.cancelled)` first.

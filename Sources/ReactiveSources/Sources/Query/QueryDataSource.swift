@@ -30,6 +30,7 @@ public final class QueryDataSource<Query: Equatable & Sendable, Object: Hashable
     public var query: Property<Query> { effectiveQuery.readOnly }
     /// The source of the current query (an empty, never-fetched source for an empty query).
     public var currentSource: Property<any DataSource<Object>> { target.readOnly }
+    /// The current snapshot and the change that produced it (see ``DataSource/updates``).
     public var updates: Property<SnapshotUpdate<Object>> { rows.updates }
     /// The current query's load state.
     public let loadState: Property<LoadState>

@@ -34,6 +34,7 @@ public final class SectionedDataSource<Object: Hashable & Sendable, Key: Hashabl
     public let name: String
     /// The grouped source.
     public let child: any DataSource<Object>
+    /// The current snapshot and the change that produced it (see ``DataSource/updates``).
     public let updates: Property<SnapshotUpdate<Object>>
 
     /// Groups `child`'s objects by `key`.
@@ -68,7 +69,9 @@ public final class SectionedDataSource<Object: Hashable & Sendable, Key: Hashabl
         self.init(name: name, child: child, key: { $0[keyPath: keyPath] }, sectionOrder: sectionOrder, objectOrder: objectOrder)
     }
 
+    /// The fetch status and content state (see ``DataSource/loadState``).
     public var loadState: Property<LoadState> { child.loadState }
+    /// Will load, partially loaded, finished, failed (see ``DataSource/loadEvents``).
     public var loadEvents: Signal<LoadEvent> { child.loadEvents }
 
     /// Fetches the child.

@@ -44,6 +44,7 @@ public final class SegmentedDataSource<Object: Hashable & Sendable>: DataSource 
 
     /// The child shown now.
     public var selectedChild: any DataSource<Object> { switching.current.value }
+    /// The current snapshot and the change that produced it (see ``DataSource/updates``).
     public var updates: Property<SnapshotUpdate<Object>> { switching.updates }
     /// The selected child's load state.
     public var loadState: Property<LoadState> { switching.loadState }

@@ -18,6 +18,7 @@ public final class SwitchingDataSource<Object: Hashable & Sendable>: DataSource 
     public let name: String
     /// The source shown now.
     public let current: Property<any DataSource<Object>>
+    /// The current snapshot and the change that produced it (see ``DataSource/updates``).
     public let updates: Property<SnapshotUpdate<Object>>
     /// The current source's load state.
     public let loadState: Property<LoadState>
