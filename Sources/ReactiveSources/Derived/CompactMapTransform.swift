@@ -28,7 +28,7 @@ final class CompactMapTransform<Base: Hashable & Sendable, Object: Hashable & Se
         var ownRemoved: [Int] = []
         for item in edits.removed where bits.bit(at: item) {
             let ownItem = bits.rank(item)
-            own.removed[item] = ownItem
+            own.removed.append((item, ownItem))
             ownRemoved.append(ownItem)
         }
         var updates: [(wasShown: Int?, mapped: Object?, new: Int)] = []
@@ -53,7 +53,7 @@ final class CompactMapTransform<Base: Hashable & Sendable, Object: Hashable & Se
         for item in edits.added {
             guard let mapped = addedObjects[item] else { continue }
             let ownItem = bits.rank(item)
-            own.added[item] = ownItem
+            own.added.append((item, ownItem))
             inserted.append((ownItem, mapped))
         }
         var replaced: [(Int, Object)] = []

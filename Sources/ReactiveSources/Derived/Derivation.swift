@@ -52,7 +52,7 @@ final class Derivation<Transform: RowTransform>: @unchecked Sendable {
         if let last, last.version == update.version { return previous }
         defer { last = update }
         if let last, let composed = update.changes(since: last.version),
-           !Self.isLarge(composed, in: update.snapshot),
+           transform.followsLargeChanges || !Self.isLarge(composed, in: update.snapshot),
            let parentChanges = ParentChanges(composed, old: last.snapshot, new: update.snapshot),
            let (snapshot, changes) = follow(parentChanges, from: last.snapshot, to: update.snapshot, own: previous.snapshot) {
             if changes.isEmpty { return previous }
@@ -62,7 +62,8 @@ final class Derivation<Transform: RowTransform>: @unchecked Sendable {
     }
 
     /// Whether following `changes` row by row (O(k log n)) would cost more than deriving
-    /// everything again and diffing (O(n)): more changed rows than an eighth of the rows.
+    /// everything again and diffing (O(n)): more changed rows than an eighth of the rows
+    /// (asked only of transforms that do not follow large changes in bulk).
     static func isLarge(_ changes: ChangeSet, in snapshot: Snapshot<Base>) -> Bool {
         changes.rowChangeCount > 64 && changes.rowChangeCount * 8 > snapshot.objectCount
     }
@@ -141,6 +142,8 @@ final class Derivation<Transform: RowTransform>: @unchecked Sendable {
         var newStates: [Transform.SectionState?] = []
         sections.reserveCapacity(new.sections.count)
         newStates.reserveCapacity(new.sections.count)
+        // Rows the parent moved are paired up below; the others go straight to the change set.
+        let pairsMoves = !changes.moves.isEmpty
         var removedOwn: [RowPath: Int] = [:]
         var addedOwn: [RowPath: Int] = [:]
         for (index, source) in changes.sources.enumerated() {
@@ -165,8 +168,13 @@ final class Derivation<Transform: RowTransform>: @unchecked Sendable {
                     edits, old: old.sections[source].objects, new: parentSection.objects,
                     objects: &section.objects, state: &state
                 ) else { return nil }
-                for (parentItem, ownItem) in done.removed { removedOwn[RowPath(item: parentItem, section: source)] = ownItem }
-                for (parentItem, ownItem) in done.added { addedOwn[RowPath(item: parentItem, section: index)] = ownItem }
+                if pairsMoves {
+                    for (parentItem, ownItem) in done.removed { removedOwn[RowPath(item: parentItem, section: source)] = ownItem }
+                    for (parentItem, ownItem) in done.added { addedOwn[RowPath(item: parentItem, section: index)] = ownItem }
+                } else {
+                    result.deletedRows.append(contentsOf: done.removed.lazy.map { RowPath(item: $0.own, section: source) })
+                    result.insertedRows.append(contentsOf: done.added.lazy.map { RowPath(item: $0.own, section: index) })
+                }
                 result.deletedRows.append(contentsOf: done.deleted.map { RowPath(item: $0, section: source) })
                 result.insertedRows.append(contentsOf: done.inserted.map { RowPath(item: $0, section: index) })
                 result.updatedRows.append(contentsOf: done.updated.map { RowPath(item: $0, section: index) })

@@ -46,7 +46,7 @@ final class FilterTransform<Object: Hashable & Sendable>: RowTransform, @uncheck
         var ownRemoved: [Int] = []
         for item in edits.removed where bits.bit(at: item) {
             let ownItem = bits.rank(item)
-            own.removed[item] = ownItem
+            own.removed.append((item, ownItem))
             ownRemoved.append(ownItem)
         }
         var updates: [(wasShown: Int?, shown: Bool, new: Int)] = []
@@ -67,7 +67,7 @@ final class FilterTransform<Object: Hashable & Sendable>: RowTransform, @uncheck
         var inserted: [(Int, Object)] = []
         for item in edits.added where bits.bit(at: item) {
             let ownItem = bits.rank(item)
-            own.added[item] = ownItem
+            own.added.append((item, ownItem))
             inserted.append((ownItem, new[item]))
         }
         var replaced: [(Int, Object)] = []

@@ -21,8 +21,8 @@ final class MapTransform<Base: Hashable & Sendable, Object: Hashable & Sendable>
         }
         RowEditing.remove(edits.removed, from: &objects)
         RowEditing.insert(edits.added.map { ($0, transform(new[$0])) }, into: &objects)
-        for item in edits.removed { own.removed[item] = item }
-        for item in edits.added { own.added[item] = item }
+        own.removed = edits.removed.map { ($0, $0) }
+        own.added = edits.added.map { ($0, $0) }
         return own
     }
 

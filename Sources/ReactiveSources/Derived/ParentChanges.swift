@@ -37,27 +37,51 @@ struct ParentChanges {
         deletedSections = changes.deletedSections
         movedSections = Set(changes.movedSections.map(\.from))
         let oldToNew = layout.oldToNew
-        func isObject(_ path: RowPath, in snapshot: Snapshot<Object>) -> Bool {
-            snapshot.sections.indices.contains(path.section) && path.item >= 0
-                && path.item < snapshot.sections[path.section].objects.count
+        // Per section, read once: reading a section per row copies it (and costs a runtime
+        // metadata lookup in this generic code).
+        let oldCounts = old.sections.map(\.objects.count)
+        let newCounts = new.sections.map(\.objects.count)
+        let oldPlaceholders = old.sections.map { $0.placeholder != nil }
+        let newPlaceholders = new.sections.map { $0.placeholder != nil }
+        func isObject(_ path: RowPath, counts: [Int]) -> Bool {
+            counts.indices.contains(path.section) && path.item >= 0 && path.item < counts[path.section]
         }
-        func isPlaceholder(_ path: RowPath, in snapshot: Snapshot<Object>) -> Bool {
-            snapshot.sections.indices.contains(path.section) && snapshot.sections[path.section].placeholder != nil
-                && path.item == snapshot.sections[path.section].objects.count
+        func isPlaceholder(_ path: RowPath, counts: [Int], placeholders: [Bool]) -> Bool {
+            placeholders.indices.contains(path.section) && placeholders[path.section] && path.item == counts[path.section]
+        }
+        // Rows come sorted by section (normalised change sets), so each section's run of
+        // items is collected in a local array and stored once.
+        var section = -1
+        var items: [Int] = []
+        func flush(_ keyPath: WritableKeyPath<Edits, [Int]>, into rows: inout [Int: Edits]) {
+            guard section >= 0, !items.isEmpty else { return }
+            rows[section, default: Edits()][keyPath: keyPath].append(contentsOf: items)
+            items.removeAll(keepingCapacity: true)
         }
         for path in changes.deletedRows {
-            if isPlaceholder(path, in: old) { continue }
-            guard isObject(path, in: old), oldToNew[path.section] >= 0 else { return nil }
-            rows[oldToNew[path.section], default: Edits()].removed.append(path.item)
+            if isPlaceholder(path, counts: oldCounts, placeholders: oldPlaceholders) { continue }
+            guard isObject(path, counts: oldCounts), oldToNew[path.section] >= 0 else { return nil }
+            if oldToNew[path.section] != section {
+                flush(\.removed, into: &rows)
+                section = oldToNew[path.section]
+            }
+            items.append(path.item)
         }
+        flush(\.removed, into: &rows)
+        section = -1
         for path in changes.insertedRows {
-            if isPlaceholder(path, in: new) { continue }
-            guard isObject(path, in: new), layout.sources[path.section] != nil else { return nil }
-            rows[path.section, default: Edits()].added.append(path.item)
+            if isPlaceholder(path, counts: newCounts, placeholders: newPlaceholders) { continue }
+            guard isObject(path, counts: newCounts), layout.sources[path.section] != nil else { return nil }
+            if path.section != section {
+                flush(\.added, into: &rows)
+                section = path.section
+            }
+            items.append(path.item)
         }
+        flush(\.added, into: &rows)
         var movedTo = Set<RowPath>()
         for move in changes.movedRows {
-            guard isObject(move.from, in: old), isObject(move.to, in: new),
+            guard isObject(move.from, counts: oldCounts), isObject(move.to, counts: newCounts),
                   oldToNew[move.from.section] >= 0, layout.sources[move.to.section] != nil else { return nil }
             rows[oldToNew[move.from.section], default: Edits()].removed.append(move.from.item)
             rows[move.to.section, default: Edits()].added.append(move.to.item)
@@ -65,21 +89,28 @@ struct ParentChanges {
             movedTo.insert(move.to)
         }
         for key in rows.keys {
-            rows[key]!.removed.sort()
-            rows[key]!.added.sort()
+            Self.sortIfNeeded(&rows[key]!.removed)
+            Self.sortIfNeeded(&rows[key]!.added)
         }
         for path in changes.updatedRows {
-            if isPlaceholder(path, in: new) { continue }
-            guard isObject(path, in: new), let oldSection = layout.sources[path.section] else { return nil }
+            if isPlaceholder(path, counts: newCounts, placeholders: newPlaceholders) { continue }
+            guard isObject(path, counts: newCounts), let oldSection = layout.sources[path.section] else { return nil }
             if movedTo.contains(path) {
                 movedAndUpdated.insert(path)
                 continue
             }
-            var edits = rows[path.section] ?? Edits()
-            let oldItem = GapMapping.oldIndex(ofNew: path.item, removed: edits.removed, added: edits.added)
-            guard oldItem < old.sections[oldSection].objects.count else { return nil }
-            edits.updated.append((oldItem, path.item))
-            rows[path.section] = edits
+            // Edited in place in the dictionary: a copy taken out would copy `updated` per row.
+            let oldItem = rows[path.section].map { GapMapping.oldIndex(ofNew: path.item, removed: $0.removed, added: $0.added) } ?? path.item
+            guard oldItem < oldCounts[oldSection] else { return nil }
+            rows[path.section, default: Edits()].updated.append((oldItem, path.item))
+        }
+    }
+
+    /// Sorts `items` unless they are already ascending (the usual case: one O(n) check).
+    private static func sortIfNeeded(_ items: inout [Int]) {
+        for index in items.indices.dropFirst() where items[index] < items[index - 1] {
+            items.sort()
+            return
         }
     }
 }

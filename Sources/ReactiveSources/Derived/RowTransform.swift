@@ -21,6 +21,11 @@ protocol RowTransform: AnyObject, Sendable {
         _ edits: ParentChanges.Edits, old: RowStorage<Base>, new: RowStorage<Base>, objects: inout RowStorage<Object>, state: inout SectionState
     ) -> OwnEdits?
 
+    /// Whether ``follow(_:old:new:objects:state:)`` stays cheaper than deriving everything
+    /// again and diffing when the edits touch most rows (O(n + k log k) rather than
+    /// O(k log n)); the derivation then follows changes of any size instead of rebuilding.
+    var followsLargeChanges: Bool { get }
+
     /// The parent item shown at own `item`, if the transform can tell cheaply.
     func parentItem(ofOwn item: Int, state: SectionState) -> Int?
 
@@ -32,16 +37,18 @@ protocol RowTransform: AnyObject, Sendable {
 }
 
 extension RowTransform {
+    var followsLargeChanges: Bool { false }
+
     func rederivedEdits(from old: SectionState, to new: SectionState) -> (deleted: [Int], inserted: [Int])? { nil }
 }
 
 /// What a transform did to one section, in its own indexes: old indexes for rows that
 /// went away, new indexes for rows that arrived or changed.
 struct OwnEdits {
-    /// Parent old item -> own old item, for removed parent rows that were shown.
-    var removed: [Int: Int] = [:]
-    /// Parent new item -> own new item, for added parent rows that are shown.
-    var added: [Int: Int] = [:]
+    /// Removed parent rows that were shown: parent old item and own old item.
+    var removed: [(parent: Int, own: Int)] = []
+    /// Added parent rows that are shown: parent new item and own new item.
+    var added: [(parent: Int, own: Int)] = []
     /// Own old items hidden by a parent update.
     var deleted: [Int] = []
     /// Own new items shown by a parent update.

@@ -20,7 +20,7 @@ final class SortTransform<Object: Hashable & Sendable>: RowTransform, @unchecked
         var labels: RowStorage<UInt64>
     }
 
-    private var comparator: @Sendable (Object, Object) -> Bool
+    private(set) var comparator: @Sendable (Object, Object) -> Bool
 
     init(_ areInIncreasingOrder: @escaping @Sendable (Object, Object) -> Bool) {
         comparator = areInIncreasingOrder
@@ -30,6 +30,9 @@ final class SortTransform<Object: Hashable & Sendable>: RowTransform, @unchecked
     func setComparator(_ areInIncreasingOrder: @escaping @Sendable (Object, Object) -> Bool) {
         comparator = areInIncreasingOrder
     }
+
+    /// Follows edits of any size: large ones in one merge pass (see ``followInBulk(_:new:objects:state:)``).
+    var followsLargeChanges: Bool { true }
 
     func build(_ parent: RowStorage<Object>) -> (objects: RowStorage<Object>, state: SectionState) {
         let less = comparator
@@ -47,6 +50,9 @@ final class SortTransform<Object: Hashable & Sendable>: RowTransform, @unchecked
     func follow(
         _ edits: ParentChanges.Edits, old: RowStorage<Object>, new: RowStorage<Object>, objects: inout RowStorage<Object>, state: inout SectionState
     ) -> OwnEdits? {
+        if Self.isBulk(edits, count: objects.count) {
+            return followInBulk(edits, new: new, objects: &objects, state: &state)
+        }
         let less = comparator
         func precedes(_ value: Object, _ label: UInt64, _ other: Object, _ otherLabel: UInt64) -> Bool {
             less(value, other) || (!less(other, value) && label < otherLabel)
@@ -58,7 +64,7 @@ final class SortTransform<Object: Hashable & Sendable>: RowTransform, @unchecked
             // Not found: the order is not a strict weak ordering; derive the section again.
             guard let ownItem = Self.position(of: old[item], label: state.parentLabels[item], in: objects, labels: state.labels, less) else { return nil }
             taken.insert(ownItem)
-            own.removed[item] = ownItem
+            own.removed.append((item, ownItem))
         }
         var changed: [(from: Int, value: Object, label: UInt64)] = []
         for (oldItem, newItem) in edits.updated {
@@ -81,7 +87,7 @@ final class SortTransform<Object: Hashable & Sendable>: RowTransform, @unchecked
             if fitsBefore && fitsAfter { inPlace.append((item, change.value)) } else { moving.append(change) }
         }
         for change in inPlace { objects[change.item] = change.value }
-        let removed = (Array(own.removed.values) + moving.map { $0.from }).sorted()
+        let removed = (own.removed.map(\.own) + moving.map { $0.from }).sorted()
         RowEditing.remove(removed, from: &objects)
         RowEditing.remove(removed, from: &state.labels)
         // 4. Insert in ascending order: each lands after the previous one, so positions are final.
@@ -96,7 +102,7 @@ final class SortTransform<Object: Hashable & Sendable>: RowTransform, @unchecked
             objects.insert(arrival.value, at: item)
             state.labels.insert(arrival.label, at: item)
             added.append(item)
-            if let parent = arrival.parent { own.added[parent] = item }
+            if let parent = arrival.parent { own.added.append((parent, item)) }
             if let from = arrival.from { own.moved.append((from, item)) }
         }
         added.sort()
