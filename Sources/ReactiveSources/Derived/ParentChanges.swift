@@ -95,7 +95,7 @@ struct ParentChanges {
         for path in changes.updatedRows {
             if isPlaceholder(path, counts: newCounts, placeholders: newPlaceholders) { continue }
             guard isObject(path, counts: newCounts), let oldSection = layout.sources[path.section] else { return nil }
-            if movedTo.contains(path) {
+            if !movedTo.isEmpty && movedTo.contains(path) {
                 movedAndUpdated.insert(path)
                 continue
             }

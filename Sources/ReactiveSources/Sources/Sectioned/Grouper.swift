@@ -8,31 +8,33 @@ import Signals
 /// that grows along the section), so the place of a row inside its keyed section is found by
 /// binary search, and a parent edit of k rows costs O(k log² n) when no section appears,
 /// empties or changes place, else O(k log² n + sections log sections).
-/// A parent update that changes sections, empties or fills the parent, touches more than an
-/// eighth of the rows, or runs out of room between two labels is grouped again from scratch
-/// (O(n)) and diffed.
+/// A parent edit touching more than a sixteenth of the rows is followed in one merge pass
+/// (O(n + k log k), see ``followInBulk(_:from:to:own:)``) when sections neither appear,
+/// empty nor move. A parent update that changes sections, empties or fills the parent,
+/// touches more than an eighth of the rows (and cannot be merged), or runs out of room
+/// between two labels is grouped again from scratch (O(n)) and diffed.
 final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unchecked Sendable {
     private let parent: any DataSource<Object>
-    private let key: @Sendable (Object) -> Key
+    let key: @Sendable (Object) -> Key
     private let title: @Sendable (Key) -> String
     private let sectionOrder: SectionOrder<Key>
-    private let objectOrder: (@Sendable (Object, Object) -> Bool)?
+    let objectOrder: (@Sendable (Object, Object) -> Bool)?
 
     /// The parent update last grouped.
     private var last: SnapshotUpdate<Object>?
     /// The keys of the sections, in order.
-    private var keys: [Key] = []
+    var keys: [Key] = []
     /// Each key's index in `keys`.
-    private var keyIndex: [Key: Int] = [:]
+    var keyIndex: [Key: Int] = [:]
     /// Each key's section title, computed once per key.
     private var titles: [Key: String] = [:]
     /// With rows ordered by object: each key's smallest label (its first row in the parent),
     /// kept as rows come and go, so ranking sections by first appearance reads no section.
-    private var smallestLabels: [Key: RowLabel] = [:]
+    var smallestLabels: [Key: RowLabel] = [:]
     /// For each key: the labels of its section's rows, aligned with the objects.
-    private var labels: [Key: RowStorage<RowLabel>] = [:]
+    var labels: [Key: RowStorage<RowLabel>] = [:]
     /// For each parent section: the labels of its rows, aligned with its objects.
-    private var parentLabels: [RowStorage<UInt64>] = []
+    var parentLabels: [RowStorage<UInt64>] = []
 
 
     init(
@@ -54,9 +56,15 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
         if let last, last.version == update.version { return previous }
         defer { last = update }
         if let last, let changes = update.changes(since: last.version),
-           !(changes.rowChangeCount > 64 && changes.rowChangeCount * 8 > update.snapshot.objectCount),
-           let (snapshot, ownChanges) = follow(changes, from: last.snapshot, to: update.snapshot, own: previous.snapshot) {
-            return ownChanges.isEmpty ? previous : previous.next(snapshot, changes: ownChanges)
+           let edits = followable(changes, from: last.snapshot, to: update.snapshot, own: previous.snapshot) {
+            // Many rows: one merge pass (O(n)); else a search per row (O(k log² n)).
+            let followed = Self.isBulk(changes, count: update.snapshot.objectCount)
+                ? followInBulk(edits, from: last.snapshot, to: update.snapshot, own: previous.snapshot) : nil
+            if let (snapshot, ownChanges) = followed
+                ?? (changes.rowChangeCount > 64 && changes.rowChangeCount * 8 > update.snapshot.objectCount
+                    ? nil : follow(edits, from: last.snapshot, to: update.snapshot, own: previous.snapshot)) {
+                return ownChanges.isEmpty ? previous : previous.next(snapshot, changes: ownChanges)
+            }
         }
         let snapshot = regroup(update.snapshot)
         let changes = ChangeSet(from: previous.snapshot, to: snapshot)
@@ -85,12 +93,19 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
         var departure: Int?
     }
 
-    private func follow(
+    /// The parent's `changes` read as row edits, when they can be followed (only rows
+    /// changed, the parent keeps objects, the grouping is in step with `own`).
+    private func followable(
         _ changes: ChangeSet, from old: Snapshot<Object>, to new: Snapshot<Object>, own: Snapshot<Object>
-    ) -> (Snapshot<Object>, ChangeSet)? {
+    ) -> ParentChanges? {
         guard changes.touchesOnlyRows, old.sections.count == new.sections.count, parentLabels.count == old.sections.count,
-              !keys.isEmpty, new.objectCount > 0, own.sections.count == keys.count,
-              let edits = ParentChanges(changes, old: old, new: new) else { return nil }
+              !keys.isEmpty, new.objectCount > 0, own.sections.count == keys.count else { return nil }
+        return ParentChanges(changes, old: old, new: new)
+    }
+
+    private func follow(
+        _ edits: ParentChanges, from old: Snapshot<Object>, to new: Snapshot<Object>, own: Snapshot<Object>
+    ) -> (Snapshot<Object>, ChangeSet)? {
         // 1. Where the rows that leave or change are now (old own positions).
         var departures: [Departure] = []
         var arrivals: [Arrival] = []
@@ -102,7 +117,7 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
             for item in sectionEdits.removed {
                 let object = oldObjects[item]
                 let path = RowPath(item: item, section: section)
-                if movedFrom.contains(path) { departureOfMove[path] = departures.count }
+                if !movedFrom.isEmpty && movedFrom.contains(path) { departureOfMove[path] = departures.count }
                 departures.append(Departure(key: key(object), label: RowLabel(section: section, value: parentLabels[section][item]), object: object, parentPath: path))
             }
             for (oldItem, newItem) in sectionEdits.updated {
@@ -263,7 +278,7 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
     /// Whether the section of `sectionKey` (present, not empty) still stands where the
     /// section order puts it: before and after its neighbours by the order of keys, or, for
     /// keys it ranks equal (and in first-appearance order), by their smallest labels.
-    private func keepsItsPlace(_ sectionKey: Key) -> Bool {
+    func keepsItsPlace(_ sectionKey: Key) -> Bool {
         guard let index = keyIndex[sectionKey] else { return false }
         let order = sectionOrder.areInIncreasingOrder
         func staysBefore(_ first: Key, _ second: Key) -> Bool {
@@ -297,7 +312,7 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
 
     /// The smallest label of a section: its first row's, or, with rows ordered by object,
     /// the one kept in `smallestLabels`. O(1).
-    private func firstLabel(of sectionKey: Key) -> RowLabel {
+    func firstLabel(of sectionKey: Key) -> RowLabel {
         let none = RowLabel(section: .max, value: .max)
         if objectOrder != nil { return smallestLabels[sectionKey] ?? none }
         guard let rows = labels[sectionKey], !rows.isEmpty else { return none }
@@ -330,7 +345,7 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
     }
 
     /// The order of rows inside a section: the object order if any, then the parent's order.
-    private func precedes(_ lhs: Object, _ lhsLabel: RowLabel, _ rhs: Object, _ rhsLabel: RowLabel) -> Bool {
+    func precedes(_ lhs: Object, _ lhsLabel: RowLabel, _ rhs: Object, _ rhsLabel: RowLabel) -> Bool {
         if let objectOrder {
             if objectOrder(lhs, rhs) { return true }
             if objectOrder(rhs, lhs) { return false }

@@ -1,0 +1,258 @@
+extension Grouper {
+    /// Whether a parent change touches enough of its `count` objects that one merge pass
+    /// costs less than a search per row.
+    static func isBulk(_ changes: ChangeSet, count: Int) -> Bool {
+        changes.rowChangeCount * 16 > count
+    }
+
+    /// The rows arriving in one keyed section, as parallel arrays (tuples holding an
+    /// `Object` cost a runtime metadata lookup per access in this unspecialised code).
+    struct Arrivals {
+        var objects = ContiguousArray<Object>()
+        var labels: [RowLabel] = []
+        /// The departure each pairs with (a parent move, or a changed row that may move), or -1.
+        var departures: [Int] = []
+    }
+
+    /// Follows parent edits that touch many rows without searching for any: the rows that
+    /// leave are found by label in one pass over the sections, and each touched section is
+    /// merged with its arriving rows (sorted by label, or by the object order then label).
+    /// O(n + k log k). `nil` (nothing changed) when a section would appear, empty or move,
+    /// a leaving row is not found, or a gap has no room for its labels.
+    func followInBulk(
+        _ edits: ParentChanges, from old: Snapshot<Object>, to new: Snapshot<Object>, own: Snapshot<Object>
+    ) -> (Snapshot<Object>, ChangeSet)? {
+        // 1. The parent rows that leave or change, by label: -1 removed, -2 - i changed in
+        //    place (`inPlace` i), d >= 0 a departure that pairs with an arrival.
+        var leaving: [RowLabel: Int] = [:]
+        var departureIsUpdate: [Bool] = []
+        var departureOfMove: [RowPath: Int] = [:]
+        let movedFrom = Set(edits.moves.map(\.from))
+        var inPlace = ContiguousArray<Object>()
+        var arrivals: [Key: Arrivals] = [:]
+        let sections = edits.rows.keys.sorted()
+        for section in sections {
+            let sectionEdits = edits.rows[section]!
+            let updatedByOld = sectionEdits.updated.sorted { $0.old < $1.old }
+            var nextRemoved = 0
+            var nextUpdated = 0
+            for (item, value) in parentLabels[section].enumerated() {
+                let label = RowLabel(section: section, value: value)
+                if nextRemoved < sectionEdits.removed.count && sectionEdits.removed[nextRemoved] == item {
+                    nextRemoved += 1
+                    let path = RowPath(item: item, section: section)
+                    if !movedFrom.isEmpty && movedFrom.contains(path) {
+                        departureOfMove[path] = departureIsUpdate.count
+                        leaving[label] = departureIsUpdate.count
+                        departureIsUpdate.append(false)
+                    } else {
+                        leaving[label] = -1
+                    }
+                } else if nextUpdated < updatedByOld.count && updatedByOld[nextUpdated].old == item {
+                    let after = new.sections[section].objects[updatedByOld[nextUpdated].new]
+                    let newKey = key(after)
+                    nextUpdated += 1
+                    if objectOrder == nil && key(old.sections[section].objects[item]) == newKey {
+                        leaving[label] = -2 - inPlace.count
+                        inPlace.append(after)
+                    } else {
+                        leaving[label] = departureIsUpdate.count
+                        arrivals[newKey, default: Arrivals()].append(after, label, departure: departureIsUpdate.count)
+                        departureIsUpdate.append(true)
+                    }
+                }
+                if nextRemoved == sectionEdits.removed.count && nextUpdated == updatedByOld.count { break }
+            }
+        }
+        // 2. The parent's labels follow its edits; the added rows arrive in their sections.
+        var arrivalOfMove: [RowPath: RowPath] = [:]
+        for move in edits.moves { arrivalOfMove[move.to] = move.from }
+        var newParentLabels = parentLabels
+        for section in sections {
+            let added = edits.rows[section]!.added
+            guard let (sectionLabels, made) = OrderLabels.followInBulk(
+                parentLabels[section], removed: edits.rows[section]!.removed, added: added
+            ) else { return nil }
+            newParentLabels[section] = sectionLabels
+            guard !added.isEmpty else { continue }
+            var next = 0
+            var item = 0
+            for object in new.sections[section].objects {
+                if item == added[next] {
+                    let path = RowPath(item: item, section: section)
+                    var departure = -1
+                    if !arrivalOfMove.isEmpty, let from = arrivalOfMove[path], let paired = departureOfMove[from] {
+                        departure = paired
+                        departureIsUpdate[paired] = edits.movedAndUpdated.contains(path)
+                    }
+                    arrivals[key(object), default: Arrivals()].append(object, RowLabel(section: section, value: made[next]), departure: departure)
+                    next += 1
+                    if next == added.count { break }
+                }
+                item += 1
+            }
+        }
+        // Sections stay as they are: a new key is a layout change, left to the other paths.
+        for arrivalKey in arrivals.keys where keyIndex[arrivalKey] == nil { return nil }
+        // 3. Where the leaving rows are shown: one pass over the sections' labels.
+        var leavingPositions = [[Int]](repeating: [], count: keys.count)
+        var inPlacePositions = [[(position: Int, index: Int)]](repeating: [], count: keys.count)
+        var departurePaths = [RowPath?](repeating: nil, count: departureIsUpdate.count)
+        var found = 0
+        for (index, sectionKey) in keys.enumerated() where found < leaving.count {
+            var position = 0
+            for label in labels[sectionKey]! {
+                if let tag = leaving[label] {
+                    found += 1
+                    if tag <= -2 {
+                        inPlacePositions[index].append((position, -2 - tag))
+                    } else {
+                        leavingPositions[index].append(position)
+                        if tag >= 0 { departurePaths[tag] = RowPath(item: position, section: index) }
+                    }
+                }
+                position += 1
+            }
+        }
+        guard found == leaving.count else { return nil }
+        // 4. Merge each touched section's staying rows with its arrivals.
+        var result = ChangeSet()
+        var sectionsOut = own.sections
+        var newLabels = labels
+        var newSmallest = smallestLabels
+        var arrivalPaths = [RowPath?](repeating: nil, count: departureIsUpdate.count)
+        for (index, sectionKey) in keys.enumerated() {
+            var sectionArrivals = arrivals.removeValue(forKey: sectionKey) ?? Arrivals()
+            guard !sectionArrivals.labels.isEmpty || !leavingPositions[index].isEmpty || !inPlacePositions[index].isEmpty else { continue }
+            sectionArrivals.sort(by: precedes)
+            let merged = merge(
+                own.sections[index].objects, labels: labels[sectionKey]!, leaving: leavingPositions[index],
+                inPlace: inPlacePositions[index], values: inPlace, arrivals: sectionArrivals
+            )
+            guard !merged.objects.isEmpty else { return nil }
+            for position in leavingPositions[index] { result.deletedRows.append(RowPath(item: position, section: index)) }
+            for (arrival, position) in merged.arrivalPositions.enumerated() {
+                let departure = sectionArrivals.departures[arrival]
+                if departure >= 0 { arrivalPaths[departure] = RowPath(item: position, section: index) } else {
+                    result.insertedRows.append(RowPath(item: position, section: index))
+                }
+            }
+            result.updatedRows.append(contentsOf: merged.updatedPositions.lazy.map { RowPath(item: $0, section: index) })
+            sectionsOut[index].objects = RowStorage(merged.objects)
+            let sectionLabels = RowStorage(merged.labels)
+            newLabels[sectionKey] = sectionLabels
+            if objectOrder != nil { newSmallest[sectionKey] = merged.labels.min() }
+        }
+        // A moved row is deleted and inserted above; report it as a move (and an update).
+        var movedOut = Set<RowPath>()
+        for (departure, from) in departurePaths.enumerated() {
+            guard let from, let to = arrivalPaths[departure] else { continue }
+            movedOut.insert(from)
+            result.movedRows.append(.init(from: from, to: to))
+            if departureIsUpdate[departure] { result.updatedRows.append(to) }
+        }
+        if !movedOut.isEmpty { result.deletedRows.removeAll { movedOut.contains($0) } }
+        for (departure, to) in arrivalPaths.enumerated() where to != nil && departurePaths[departure] == nil {
+            result.insertedRows.append(to!)
+        }
+        // 5. Sections keep their places, or this path gives way (nothing is changed then).
+        let saved = (labels, smallestLabels)
+        labels = newLabels
+        smallestLabels = newSmallest
+        guard keys.allSatisfy({ keepsItsPlace($0) }) else {
+            (labels, smallestLabels) = saved
+            return nil
+        }
+        parentLabels = newParentLabels
+        result.normalize()
+        result.movedRows.sort { $0.to < $1.to }
+        return (Snapshot(sections: sectionsOut), result)
+    }
+
+    /// One section's rows after a bulk edit, and where its arrivals and in-place changes went.
+    private struct Merged {
+        var objects = ContiguousArray<Object>()
+        var labels = ContiguousArray<RowLabel>()
+        /// Per arrival (in the sorted order), its new position.
+        var arrivalPositions: [Int] = []
+        /// New positions of rows changed in place.
+        var updatedPositions: [Int] = []
+    }
+
+    /// Merges a section's rows, less those at `leaving` (ascending) and with those at
+    /// `inPlace` replaced by `values`, with `arrivals` (sorted). O(n + k) comparisons.
+    private func merge(
+        _ objects: RowStorage<Object>, labels: RowStorage<RowLabel>, leaving: [Int],
+        inPlace: [(position: Int, index: Int)], values: ContiguousArray<Object>, arrivals: Arrivals
+    ) -> Merged {
+        var merged = Merged()
+        let count = objects.count - leaving.count + arrivals.labels.count
+        merged.objects.reserveCapacity(count)
+        merged.labels.reserveCapacity(count)
+        merged.arrivalPositions.reserveCapacity(arrivals.labels.count)
+        let sortedInPlace = inPlace.sorted { $0.position < $1.position }
+        var nextLeaving = 0
+        var nextInPlace = 0
+        var nextArrival = 0
+        var position = 0
+        var rowLabels = labels.makeIterator()
+        func takeArrivals(before object: Object?, _ label: RowLabel?) {
+            while nextArrival < arrivals.labels.count {
+                if let object, let label, !precedes(arrivals.objects[nextArrival], arrivals.labels[nextArrival], object, label) { return }
+                merged.arrivalPositions.append(merged.objects.count)
+                merged.objects.append(arrivals.objects[nextArrival])
+                merged.labels.append(arrivals.labels[nextArrival])
+                nextArrival += 1
+            }
+        }
+        for object in objects {
+            let label = rowLabels.next()!
+            defer { position += 1 }
+            if nextLeaving < leaving.count && leaving[nextLeaving] == position {
+                nextLeaving += 1
+                continue
+            }
+            var value = object
+            if nextInPlace < sortedInPlace.count && sortedInPlace[nextInPlace].position == position {
+                value = values[sortedInPlace[nextInPlace].index]
+                nextInPlace += 1
+                takeArrivals(before: value, label)
+                merged.updatedPositions.append(merged.objects.count)
+            } else {
+                takeArrivals(before: value, label)
+            }
+            merged.objects.append(value)
+            merged.labels.append(label)
+        }
+        takeArrivals(before: nil, nil)
+        return merged
+    }
+}
+
+extension Grouper.Arrivals {
+    mutating func append(_ object: Object, _ label: RowLabel, departure: Int) {
+        objects.append(object)
+        labels.append(label)
+        departures.append(departure)
+    }
+
+    /// Sorts the arrivals by `precedes` unless they already are in that order.
+    mutating func sort(by precedes: (Object, RowLabel, Object, RowLabel) -> Bool) {
+        guard labels.count > 1 else { return }
+        var ordered = true
+        for index in 1..<labels.count where !precedes(objects[index - 1], labels[index - 1], objects[index], labels[index]) {
+            ordered = false
+            break
+        }
+        guard !ordered else { return }
+        let labels = self.labels
+        let order = objects.withUnsafeBufferPointer { values in
+            labels.indices.sorted { precedes(values[$0], labels[$0], values[$1], labels[$1]) }
+        }
+        let objects = self.objects
+        let departures = self.departures
+        self.objects = ContiguousArray(order.lazy.map { objects[$0] })
+        self.labels = order.map { labels[$0] }
+        self.departures = order.map { departures[$0] }
+    }
+}
