@@ -37,11 +37,16 @@ extension DataSource {
     /// not (a `Double` key that can be NaN), the rows are still the parent's, in an
     /// unspecified order, and a parent edit whose row cannot be found derives the section
     /// again (O(n log n)).
+    @inlinable
     public func sorted(by areInIncreasingOrder: @escaping @Sendable (Object, Object) -> Bool) -> DerivedDataSource<Object, Object> {
-        DerivedDataSource(parent: self, transform: SortTransform(areInIncreasingOrder))
+        // Inlinable, so the sort loop is compiled for `Object` (see `PositionSorting`).
+        DerivedDataSource(parent: self, sortedBy: areInIncreasingOrder, sorter: PositionSorting<Object>.compiled())
     }
 
-    /// The objects sorted by the value at `keyPath`, ascending.
+    /// The objects sorted by the value at `keyPath`, ascending. Inlinable, so the key path
+    /// is read in code compiled for `Object` (through generic code, each read costs runtime
+    /// metadata lookups).
+    @inlinable
     public func sorted<Key: Comparable & Sendable>(by keyPath: KeyPath<Object, Key>) -> DerivedDataSource<Object, Object> {
         // Key paths are immutable values; this one is only ever read.
         nonisolated(unsafe) let keyPath = keyPath

@@ -24,7 +24,9 @@ extension DataSource {
     }
 
     /// This source's objects grouped into sections by the value at `keyPath` (see
-    /// ``sectioned(by:name:title:sectionOrder:objectOrder:)-(Object)->Key``).
+    /// ``sectioned(by:name:title:sectionOrder:objectOrder:)-(Object)->Key``). Inlinable, so
+    /// the key path is read in code compiled for `Object`.
+    @inlinable
     public func sectioned<Key: Hashable & Sendable>(
         by keyPath: KeyPath<Object, Key>,
         name: String? = nil,

@@ -65,6 +65,14 @@ public final class DerivedDataSource<Base: Hashable & Sendable, Object: Hashable
     }
 }
 
+extension DerivedDataSource where Base == Object {
+    /// A source showing `parent`'s objects sorted by `less`, sorting positions with `sorter`.
+    @usableFromInline
+    convenience init(parent: any DataSource<Object>, sortedBy less: @escaping @Sendable (Object, Object) -> Bool, sorter: @escaping PositionSorting<Object>.Sorter) {
+        self.init(parent: parent, transform: SortTransform(less, sorter: sorter))
+    }
+}
+
 /// A source showing its parent's objects transformed (see ``DataSource/map(_:)``).
 public typealias MappedDataSource<Base: Hashable & Sendable, Object: Hashable & Sendable> = DerivedDataSource<Base, Object>
 /// A source showing the parent's objects that pass a predicate (see ``DataSource/filter(_:)``).

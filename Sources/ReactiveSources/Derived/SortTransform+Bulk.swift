@@ -110,9 +110,7 @@ extension SortTransform {
         // Labels are unique, so this order is total.
         var order = Array(arrivalValues.indices)
         arrivalValues.withUnsafeBufferPointer { values in
-            // Read through the pointer: the values are borrowed, not copied, per comparison.
-            guard let values = values.baseAddress else { return }
-            order.sort { precedes(values[$0], arrivalLabels[$0], values[$1], arrivalLabels[$1]) }
+            arrivalLabels.withUnsafeBufferPointer { labels in sorter(less, values, labels, &order) }
         }
         // 4. Merge the rows that stay (in order) with the arriving ones.
         let count = objects.count - leavingOwn.count + inPlaceItems.count + order.count

@@ -21,9 +21,12 @@ final class SortTransform<Object: Hashable & Sendable>: RowTransform, @unchecked
     }
 
     private(set) var comparator: @Sendable (Object, Object) -> Bool
+    /// Sorts positions by the comparator (compiled for `Object` when built by inlinable code).
+    let sorter: PositionSorting<Object>.Sorter
 
-    init(_ areInIncreasingOrder: @escaping @Sendable (Object, Object) -> Bool) {
+    init(_ areInIncreasingOrder: @escaping @Sendable (Object, Object) -> Bool, sorter: @escaping PositionSorting<Object>.Sorter = PositionSorting.compiled()) {
         comparator = areInIncreasingOrder
+        self.sorter = sorter
     }
 
     /// Replaces the order; the caller derives everything again.
@@ -35,15 +38,15 @@ final class SortTransform<Object: Hashable & Sendable>: RowTransform, @unchecked
     var followsLargeChanges: Bool { true }
 
     func build(_ parent: RowStorage<Object>) -> (objects: RowStorage<Object>, state: SectionState) {
-        let less = comparator
         let values = ContiguousArray(parent)
-        // Sorting positions, not (offset, object) pairs: cheaper in this unspecialised code.
+        let labels = ContiguousArray(values.indices.lazy.map(OrderLabels.fromScratch))
         var order = Array(values.indices)
-        order.sort { less(values[$0], values[$1]) || (!less(values[$1], values[$0]) && $0 < $1) }
-        let label = OrderLabels.fromScratch
+        values.withUnsafeBufferPointer { values in
+            labels.withUnsafeBufferPointer { labels in sorter(comparator, values, labels, &order) }
+        }
         return (
             RowStorage(order.lazy.map { values[$0] }),
-            SectionState(parentLabels: RowStorage(values.indices.lazy.map(label)), labels: RowStorage(order.lazy.map(label)))
+            SectionState(parentLabels: RowStorage(labels), labels: RowStorage(order.lazy.map { labels[$0] }))
         )
     }
 
@@ -122,6 +125,8 @@ final class SortTransform<Object: Hashable & Sendable>: RowTransform, @unchecked
         of value: Object, label: UInt64, in objects: RowStorage<Object>, labels: RowStorage<UInt64>, _ less: (Object, Object) -> Bool
     ) -> Int {
         var low = objects.partitioningIndex { !less($0, value) }
+        // Rows equal to `value` start at `low`: usually none, which one read tells.
+        guard low < objects.count, !less(value, objects[low]) else { return low }
         var high = objects.partitioningIndex { less(value, $0) }
         while low < high {
             let middle = (low + high) / 2

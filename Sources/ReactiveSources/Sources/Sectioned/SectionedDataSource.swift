@@ -56,7 +56,9 @@ public final class SectionedDataSource<Object: Hashable & Sendable, Key: Hashabl
         updates = Property(reducing: SnapshotUpdate(snapshot: Snapshot()), equals: { $0.version == $1.version }, grouper.group)
     }
 
-    /// Groups `child`'s objects by the value at `keyPath`.
+    /// Groups `child`'s objects by the value at `keyPath` (inlinable, so the key path is read
+    /// in code compiled for `Object`).
+    @inlinable
     public convenience init(
         name: String = "",
         child: any DataSource<Object>,
