@@ -62,15 +62,21 @@ extension ChangeSet {
                   new.sections.indices.contains(index) else { return nil }
             sections[index].title = new.sections[index].title
         }
+        // Updates grouped by section: each touched section's rows are rebuilt once.
+        var updates: [Int: [(item: Int, row: Row<Object>)]] = [:]
         var updated = Set<RowPath>()
         for path in updatedRows {
-            let (section, item) = (path.section, path.item)
             guard updated.insert(path).inserted,
-                  sections.indices.contains(section), layout.sources[section] != nil,
+                  sections.indices.contains(path.section), layout.sources[path.section] != nil,
                   let value = new.row(at: path) else { return nil }
+            updates[path.section, default: []].append((path.item, value))
+        }
+        for (section, values) in updates {
             var rows = sections[section].rows
-            guard rows.indices.contains(item) else { return nil }
-            rows[item] = value
+            for (item, value) in values {
+                guard rows.indices.contains(item) else { return nil }
+                rows[item] = value
+            }
             guard sections[section].setRows(rows) else { return nil }
         }
         return Snapshot(sections: sections)

@@ -1,0 +1,120 @@
+import Foundation
+import ReactiveSources
+import ReactiveSourcesTesting
+import Signals
+import Testing
+
+/// Changes that touch many rows at once (a predicate change, a refresh editing, removing and
+/// adding thousands of rows), which Sorted and Sectioned follow in one merge pass: each link's
+/// snapshot equals the one computed from scratch, its change set turns the snapshot it
+/// published before into the new one, and edited rows stay rows (updates or moves), not
+/// deletes and inserts.
+@Suite("Chains: large changes")
+struct LargeChangeTests {
+    struct Row: Hashable, Sendable, Identifiable {
+        var id: Int
+        var value: Int
+        var group: Int
+    }
+
+    static let order: @Sendable (Row, Row) -> Bool = { ($0.value, $0.id) < ($1.value, $1.id) }
+
+    /// The chain's three links over `objects`, observed (so each keeps its snapshots).
+    final class Chain: Sendable {
+        let source: SimpleDataSource<Row>
+        let threshold = MutableProperty(3)
+        let filtered: DerivedDataSource<Row, Row>
+        let sorted: DerivedDataSource<Row, Row>
+        let sectioned: SectionedDataSource<Row, Int>
+
+        init(_ objects: [Row]) {
+            source = SimpleDataSource(name: "rows", objects: objects)
+            filtered = source.filter(using: threshold.readOnly) { limit, row in row.value % limit != 0 }
+            sorted = filtered.sorted(by: LargeChangeTests.order)
+            sectioned = sorted.sectioned(by: \.group, sectionOrder: .ascending)
+        }
+
+        /// What every link should show for the source's current objects and threshold.
+        func expectFromScratch() {
+            let limit = threshold.value
+            let kept = source.snapshot.allObjects.filter { $0.value % limit != 0 }
+            #expect(filtered.snapshot.allObjects == kept)
+            let ordered = kept.sorted(by: LargeChangeTests.order)
+            #expect(sorted.snapshot.allObjects == ordered)
+            let groups = Dictionary(grouping: ordered, by: \.group).sorted { $0.key < $1.key }
+            #expect(sectioned.snapshot.sections.map(\.title) == groups.map { String($0.key) })
+            #expect(sectioned.snapshot.sections.map { Array($0.objects) } == groups.map(\.value))
+        }
+
+        /// Runs `change`, then checks each link's published change set against the snapshot
+        /// it showed before; returns the three change sets (filtered, sorted, sectioned).
+        @discardableResult
+        func follow(_ change: () -> Void) -> [ChangeSet] {
+            let before = [filtered.updates.value, sorted.updates.value, sectioned.updates.value]
+            change()
+            let after = [filtered.updates.value, sorted.updates.value, sectioned.updates.value]
+            var result: [ChangeSet] = []
+            for (old, new) in zip(before, after) {
+                let changes = new.changes(since: old.version)
+                #expect(changes != nil, "each link says what changed since the version before")
+                if let changes {
+                    #expect(changes.applied(to: old.snapshot, valuesFrom: new.snapshot) == new.snapshot)
+                    result.append(changes)
+                }
+            }
+            expectFromScratch()
+            return result
+        }
+    }
+
+    static func rows(_ count: Int, from start: Int = 0, _ random: inout SplitMix64) -> [Row] {
+        (start..<(start + count)).map { Row(id: $0, value: Int.random(in: 0..<100_000, using: &random), group: $0 % 37) }
+    }
+
+    @Test func aPredicateChangeOverManyRowsIsFollowedExactly() {
+        var random = SplitMix64(seed: 20)
+        let chain = Chain(Self.rows(20_000, &random))
+        let subscriptions = [chain.filtered.updates.observe { _ in }, chain.sorted.updates.observe { _ in }, chain.sectioned.updates.observe { _ in }]
+        defer { subscriptions.forEach { $0.cancel() } }
+        chain.expectFromScratch()
+        for limit in [4, 2, 5, 3] {
+            let changes = chain.follow { chain.threshold.value = limit }
+            // Hidden and shown rows are deletes and inserts; nothing moves or changes.
+            #expect(changes.allSatisfy { $0.movedRows.isEmpty && $0.updatedRows.isEmpty })
+            #expect(changes.allSatisfy { $0.deletedRows.count + $0.insertedRows.count > 1_000 })
+        }
+    }
+
+    @Test func aRefreshEditingRemovingAndAddingThousandsOfRowsKeepsEditedRowsAsRows() {
+        var random = SplitMix64(seed: 21)
+        var objects = Self.rows(20_000, &random)
+        let chain = Chain(objects)
+        let subscriptions = [chain.filtered.updates.observe { _ in }, chain.sorted.updates.observe { _ in }, chain.sectioned.updates.observe { _ in }]
+        defer { subscriptions.forEach { $0.cancel() } }
+        for round in 0..<3 {
+            // A fifth of the rows get a new value that keeps them shown (moved in the sorted
+            // order), a tenth go, and 3,000 new rows come.
+            var edited: Set<Int> = []
+            for index in objects.indices where random.next() % 5 == 0 && objects[index].value % 3 != 0 {
+                var value = Int.random(in: 0..<100_000, using: &random)
+                while value % 3 == 0 { value += 1 }
+                objects[index].value = value
+                edited.insert(objects[index].id)
+            }
+            objects.removeAll { random.next() % 10 == 0 && !edited.contains($0.id) }
+            objects += Self.rows(3_000, from: 100_000 * (round + 1), &random)
+            let shown = objects.filter { $0.value % 3 != 0 }
+            let changes = chain.follow { chain.source.replaceObjects(with: objects) }
+            let sorted = changes[1]
+            // Every edited row that stays shown is an update (or a move and an update) of its
+            // row in the sorted link, never a delete and an insert.
+            let updatedIDs = Set(sorted.updatedRows.compactMap { chain.sorted.snapshot.object(at: $0)?.id })
+            let notUpdated = edited.subtracting(updatedIDs)
+            #expect(notUpdated.isEmpty, "\(notUpdated.count) of \(edited.count) edited rows not reported as updates")
+            let insertedIDs = Set(sorted.insertedRows.compactMap { chain.sorted.snapshot.object(at: $0)?.id })
+            let reinserted = insertedIDs.intersection(edited)
+            #expect(reinserted.isEmpty, "\(reinserted.count) edited rows reported as inserts")
+            #expect(insertedIDs.count == shown.filter { $0.id >= 100_000 * (round + 1) }.count)
+        }
+    }
+}
