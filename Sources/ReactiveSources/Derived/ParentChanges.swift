@@ -37,51 +37,56 @@ struct ParentChanges {
         deletedSections = changes.deletedSections
         movedSections = Set(changes.movedSections.map(\.from))
         let oldToNew = layout.oldToNew
-        // Per section, read once: reading a section per row copies it (and costs a runtime
-        // metadata lookup in this generic code).
-        let oldCounts = old.sections.map(\.objects.count)
-        let newCounts = new.sections.map(\.objects.count)
-        let oldPlaceholders = old.sections.map { $0.placeholder != nil }
-        let newPlaceholders = new.sections.map { $0.placeholder != nil }
-        func isObject(_ path: RowPath, counts: [Int]) -> Bool {
-            counts.indices.contains(path.section) && path.item >= 0 && path.item < counts[path.section]
+        // Per section, read once (reading a section per row copies it, and costs a runtime
+        // metadata lookup in this generic code): its object count, times 2, plus 1 if it
+        // ends with a placeholder row.
+        func shapes(_ snapshot: Snapshot<Object>) -> [Int] {
+            var shapes: [Int] = []
+            shapes.reserveCapacity(snapshot.sections.count)
+            for section in snapshot.sections { shapes.append(section.objects.count * 2 + (section.placeholder == nil ? 0 : 1)) }
+            return shapes
         }
-        func isPlaceholder(_ path: RowPath, counts: [Int], placeholders: [Bool]) -> Bool {
-            placeholders.indices.contains(path.section) && placeholders[path.section] && path.item == counts[path.section]
+        let oldShapes = shapes(old)
+        let newShapes = shapes(new)
+        func isObject(_ path: RowPath, in shapes: [Int]) -> Bool {
+            shapes.indices.contains(path.section) && path.item >= 0 && path.item < shapes[path.section] / 2
+        }
+        func isPlaceholder(_ path: RowPath, in shapes: [Int]) -> Bool {
+            shapes.indices.contains(path.section) && shapes[path.section] & 1 == 1 && path.item == shapes[path.section] / 2
         }
         // Rows come sorted by section (normalised change sets), so each section's run of
         // items is collected in a local array and stored once.
         var section = -1
         var items: [Int] = []
-        func flush(_ keyPath: WritableKeyPath<Edits, [Int]>, into rows: inout [Int: Edits]) {
+        func flush(removed: Bool, into rows: inout [Int: Edits]) {
             guard section >= 0, !items.isEmpty else { return }
-            rows[section, default: Edits()][keyPath: keyPath].append(contentsOf: items)
+            if removed { rows[section, default: Edits()].removed.append(contentsOf: items) } else { rows[section, default: Edits()].added.append(contentsOf: items) }
             items.removeAll(keepingCapacity: true)
         }
         for path in changes.deletedRows {
-            if isPlaceholder(path, counts: oldCounts, placeholders: oldPlaceholders) { continue }
-            guard isObject(path, counts: oldCounts), oldToNew[path.section] >= 0 else { return nil }
+            if isPlaceholder(path, in: oldShapes) { continue }
+            guard isObject(path, in: oldShapes), oldToNew[path.section] >= 0 else { return nil }
             if oldToNew[path.section] != section {
-                flush(\.removed, into: &rows)
+                flush(removed: true, into: &rows)
                 section = oldToNew[path.section]
             }
             items.append(path.item)
         }
-        flush(\.removed, into: &rows)
+        flush(removed: true, into: &rows)
         section = -1
         for path in changes.insertedRows {
-            if isPlaceholder(path, counts: newCounts, placeholders: newPlaceholders) { continue }
-            guard isObject(path, counts: newCounts), layout.sources[path.section] != nil else { return nil }
+            if isPlaceholder(path, in: newShapes) { continue }
+            guard isObject(path, in: newShapes), layout.sources[path.section] != nil else { return nil }
             if path.section != section {
-                flush(\.added, into: &rows)
+                flush(removed: false, into: &rows)
                 section = path.section
             }
             items.append(path.item)
         }
-        flush(\.added, into: &rows)
+        flush(removed: false, into: &rows)
         var movedTo = Set<RowPath>()
         for move in changes.movedRows {
-            guard isObject(move.from, counts: oldCounts), isObject(move.to, counts: newCounts),
+            guard isObject(move.from, in: oldShapes), isObject(move.to, in: newShapes),
                   oldToNew[move.from.section] >= 0, layout.sources[move.to.section] != nil else { return nil }
             rows[oldToNew[move.from.section], default: Edits()].removed.append(move.from.item)
             rows[move.to.section, default: Edits()].added.append(move.to.item)
@@ -93,15 +98,15 @@ struct ParentChanges {
             Self.sortIfNeeded(&rows[key]!.added)
         }
         for path in changes.updatedRows {
-            if isPlaceholder(path, counts: newCounts, placeholders: newPlaceholders) { continue }
-            guard isObject(path, counts: newCounts), let oldSection = layout.sources[path.section] else { return nil }
+            if isPlaceholder(path, in: newShapes) { continue }
+            guard isObject(path, in: newShapes), let oldSection = layout.sources[path.section] else { return nil }
             if !movedTo.isEmpty && movedTo.contains(path) {
                 movedAndUpdated.insert(path)
                 continue
             }
             // Edited in place in the dictionary: a copy taken out would copy `updated` per row.
             let oldItem = rows[path.section].map { GapMapping.oldIndex(ofNew: path.item, removed: $0.removed, added: $0.added) } ?? path.item
-            guard oldItem < oldCounts[oldSection] else { return nil }
+            guard oldItem < oldShapes[oldSection] / 2 else { return nil }
             rows[path.section, default: Edits()].updated.append((oldItem, path.item))
         }
     }

@@ -124,23 +124,34 @@ final class SortTransform<Object: Hashable & Sendable>: RowTransform, @unchecked
     static func insertionPoint(
         of value: Object, label: UInt64, in objects: RowStorage<Object>, labels: RowStorage<UInt64>, _ less: (Object, Object) -> Bool
     ) -> Int {
-        var low = objects.partitioningIndex { !less($0, value) }
+        let low = objects.partitioningIndex { !less($0, value) }
         // Rows equal to `value` start at `low`: usually none, which one read tells.
         guard low < objects.count, !less(value, objects[low]) else { return low }
+        return tiePoint(of: value, label: label, from: low, in: objects, labels: labels, less)
+    }
+
+    /// The position of the shown row (`value`, `label`), or `nil` if it is not where the
+    /// order says. Same cost as ``insertionPoint(of:label:in:labels:_:)``.
+    static func position(
+        of value: Object, label: UInt64, in objects: RowStorage<Object>, labels: RowStorage<UInt64>, _ less: (Object, Object) -> Bool
+    ) -> Int? {
+        let low = objects.partitioningIndex { !less($0, value) }
+        guard low < labels.count else { return nil }
+        // The first row equal to `value` is usually the one (labels are unique).
+        let item = labels[low] == label ? low : tiePoint(of: value, label: label, from: low, in: objects, labels: labels, less)
+        return item < labels.count && labels[item] == label && objects[item] == value ? item : nil
+    }
+
+    /// Among the rows equal to `value`, which start at `low`, where label `label` goes.
+    private static func tiePoint(
+        of value: Object, label: UInt64, from low: Int, in objects: RowStorage<Object>, labels: RowStorage<UInt64>, _ less: (Object, Object) -> Bool
+    ) -> Int {
+        var low = low
         var high = objects.partitioningIndex { less(value, $0) }
         while low < high {
             let middle = (low + high) / 2
             if labels[middle] < label { low = middle + 1 } else { high = middle }
         }
         return low
-    }
-
-    /// The position of the shown row (`value`, `label`), or `nil` if it is not where the
-    /// order says.
-    static func position(
-        of value: Object, label: UInt64, in objects: RowStorage<Object>, labels: RowStorage<UInt64>, _ less: (Object, Object) -> Bool
-    ) -> Int? {
-        let item = insertionPoint(of: value, label: label, in: objects, labels: labels, less)
-        return item < labels.count && labels[item] == label && objects[item] == value ? item : nil
     }
 }
