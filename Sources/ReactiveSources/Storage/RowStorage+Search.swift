@@ -61,13 +61,10 @@ extension RowStorageNode {
     /// The first element of `node`'s subtree (never empty in a tree). O(height).
     @inlinable
     static func firstElement(of node: RowStorageNode) -> Element {
-        // Unretained references: `node` keeps its whole subtree alive while this runs.
-        var current = Unmanaged.passUnretained(node)
-        while current._withUnsafeGuaranteedRef({ $0.height > 0 }) {
-            current = current._withUnsafeGuaranteedRef { node in
-                node.children.withUnsafeBufferPointer { Unmanaged.passUnretained($0[0]) }
-            }
+        unowned(unsafe) var current = node
+        while current.height > 0 {
+            current = current.children.withUnsafeBufferPointer { $0[0] }
         }
-        return current._withUnsafeGuaranteedRef { $0.elements.withUnsafeBufferPointer { $0[0] } }
+        return current.elements.withUnsafeBufferPointer { $0[0] }
     }
 }
