@@ -6,8 +6,8 @@
 /// from the source's generic code it would pay runtime generic-metadata lookups per call.
 @usableFromInline
 struct PageRows<Object: Hashable & Sendable>: Sendable {
-    /// Removes the first `dropped` objects of `rows`, then appends
-    /// `objects`. Traps if `dropped` exceeds the count. O(objects + dropped + chunk * log n).
+    /// Removes the first `dropped` objects of `rows` (traps if there are fewer), then appends
+    /// `objects`. O(objects + dropped + chunk * log n).
     let dropAndAppend: @Sendable (_ rows: inout RowStorage<Object>, _ dropped: Int, _ objects: [Object]) -> Void
 
     @usableFromInline
