@@ -17,6 +17,12 @@ extension RowStorageNode {
                 }
                 return []
             }
+            if atEnd && offset == elements.count {
+                // An append: fill this leaf, then full leaves; each item is copied once.
+                let split = items.index(items.startIndex, offsetBy: Self.leafCapacity - elements.count)
+                elements.append(contentsOf: items[..<split])
+                return Self.leaves(items[split...], packed: true)
+            }
             if !atEnd && items.count <= Self.leafCapacity / 2 {
                 // Split in two halves, then insert into the half that holds `offset`.
                 let middle = elements.count / 2

@@ -14,7 +14,7 @@ extension PaginatedDataSource where Object: Identifiable, Object.ID: Sendable {
     ) {
         self.init(
             name: name, fetcher: fetcher, placeholders: placeholders, prefetchDistance: prefetchDistance,
-            maxPages: maxPages, seen: .keys { $0.id }, retry: retry, nextPageRetry: nextPageRetry
+            maxPages: maxPages, seen: .keys { $0.id }, rows: .compiled(), retry: retry, nextPageRetry: nextPageRetry
         )
     }
 }

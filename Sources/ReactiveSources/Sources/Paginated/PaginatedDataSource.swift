@@ -71,6 +71,8 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: AwaitableFe
     private let fetcher: any PageFetcher<Object>
     /// The identities shown (for dropping duplicates); touched only under the engine lock.
     private let seen: SeenIdentities<Object>
+    /// The append of a next page, compiled for `Object`.
+    private let rows: PageRows<Object>
     private let engine: SourceEngine<Object>
     private let paginationState = MutableProperty(PaginationState())
     private let book = PageBook<Object>()
@@ -96,7 +98,8 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: AwaitableFe
     ) {
         self.init(
             name: name, fetcher: fetcher, placeholders: placeholders, prefetchDistance: prefetchDistance,
-            maxPages: maxPages, seen: identity.map { .keys($0) } ?? .objects(), retry: retry, nextPageRetry: nextPageRetry
+            maxPages: maxPages, seen: identity.map { .keys($0) } ?? .objects(), rows: .compiled(), retry: retry,
+            nextPageRetry: nextPageRetry
         )
     }
 
@@ -108,6 +111,7 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: AwaitableFe
         prefetchDistance: Int,
         maxPages: Int?,
         seen: SeenIdentities<Object>,
+        rows: PageRows<Object>,
         retry: RetryPolicy,
         nextPageRetry: RetryPolicy
     ) {
@@ -119,6 +123,7 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: AwaitableFe
         self.prefetchDistance = max(0, prefetchDistance)
         self.maxPages = maxPages.map { max(1, $0) }
         self.seen = seen
+        self.rows = rows
         engine = SourceEngine(snapshot: Snapshot(sections: [SnapshotSection(id: name, title: name)]))
     }
 
@@ -354,8 +359,7 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: AwaitableFe
                 // Only the count is kept from before: holding the old section would make
                 // the append below copy every object shown.
                 let oldObjectCount = snapshot.sections[0].objects.count
-                if dropped > 0 { snapshot.sections[0].objects.removeFirst(dropped) }
-                snapshot.sections[0].objects.append(contentsOf: fresh)
+                rows.dropAndAppend(&snapshot.sections[0].objects, dropped, fresh)
                 snapshot.sections[0].placeholder = newPlaceholder
                 var changes = ChangeSet.appending(
                     fresh.count, toSection: 0, old: oldPlaceholder, new: newPlaceholder, oldObjectCount: oldObjectCount

@@ -34,10 +34,15 @@ final class SeenIdentities<Object: Hashable & Sendable>: @unchecked Sendable {
         )
     }
 
-    /// Identities that are the objects themselves.
+    /// Identities that are the objects themselves (the identity function is inlined).
     @inlinable
     static func objects() -> SeenIdentities {
-        keys { $0 }
+        let seen = SeenSet<Object>()
+        return SeenIdentities(
+            insertNew: { seen.insertNew($0) { $0 } },
+            forget: { for object in $0 { seen.set.remove(object) } },
+            removeAll: { seen.set.removeAll() }
+        )
     }
 }
 
@@ -53,14 +58,24 @@ final class SeenSet<Identity: Hashable> {
     /// order (the page itself when all are new: no second array); records them.
     @inlinable
     func insertNew<Object>(_ page: [Object], _ identity: (Object) -> Identity) -> [Object] {
+        // The set is moved out for the page: one exclusivity check, not one per object.
+        var set: Set<Identity> = []
+        swap(&set, &self.set)
+        defer { swap(&set, &self.set) }
+        // Growing rehashes every identity: growing 4x at a time does it a third as often
+        // as the `Set`'s own doubling.
+        let needed = set.count + page.count
+        if needed > set.capacity { set.reserveCapacity(Swift.max(needed, 4 * set.capacity)) }
         var fresh: [Object]? // nil while every object so far is new
-        for (index, object) in page.enumerated() {
-            let isNew = set.insert(identity(object)).inserted
+        for index in page.indices {
+            // `update(with:)` returns nil for a new identity, where `insert` also returns a
+            // copy of it; an identity already there is replaced by this equal one.
+            let isNew = set.update(with: identity(page[index])) == nil
             if fresh == nil {
                 if isNew { continue }
                 fresh = Array(page[..<index])
             } else if isNew {
-                fresh?.append(object)
+                fresh?.append(page[index])
             }
         }
         return fresh ?? page
