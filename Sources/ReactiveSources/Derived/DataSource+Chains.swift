@@ -32,8 +32,9 @@ extension DataSource {
     }
 
     /// The objects sorted by `areInIncreasingOrder` within each section. A parent edit of
-    /// k rows costs O(k log n) comparisons (see ``DerivedDataSource``); the first derivation
-    /// sorts stably. `areInIncreasingOrder` must be a strict weak ordering; with one that is
+    /// k rows costs O(k log n) comparisons, or O(n + k log k) when it touches more than a
+    /// sixteenth of the rows (one merge pass; see ``DerivedDataSource``); the first
+    /// derivation sorts stably. `areInIncreasingOrder` must be a strict weak ordering; with one that is
     /// not (a `Double` key that can be NaN), the rows are still the parent's, in an
     /// unspecified order, and a parent edit whose row cannot be found derives the section
     /// again (O(n log n)).

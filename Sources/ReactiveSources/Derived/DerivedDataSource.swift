@@ -11,7 +11,8 @@ import Signals
 ///   move and an update when it changes place in a sorted source). When the parent's change
 ///   cannot be composed (sections changed in a gap of skipped versions, or over 64 skipped) or
 ///   touches more than an eighth of the rows, or a parameter of the transformation changed,
-///   everything is derived again: O(n).
+///   everything is derived again: O(n). A sorted source merges a large change instead
+///   (O(n + k log k), no diff).
 /// - **Lazy.** The snapshot is a derived `Signals` property: computed when read or observed.
 ///   Transform closures must be pure; they run serially, while the graph derives, and must not
 ///   write properties.

@@ -5,7 +5,8 @@
 /// Every parent row carries an order label (see ``OrderLabels``), kept for the parent's
 /// rows and for the shown ones, so a row is found and placed by binary search on (value,
 /// label): a parent edit of k rows costs O(k log n) comparisons, plus a search through the
-/// labels of the rows that compare equal to it. About 30 inserts at one place in the
+/// labels of the rows that compare equal to it; an edit touching more than a sixteenth of
+/// the rows is merged in one pass instead (O(n + k log k), see `followInBulk`). About 30 inserts at one place in the
 /// middle use up the room between two labels (appends and prepends have room for about
 /// 2^30 rows); that, or a row that cannot be found (an order that is not a strict weak
 /// ordering, e.g. a NaN key), derives the section again (O(n log n)).

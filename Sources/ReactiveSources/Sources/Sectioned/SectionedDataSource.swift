@@ -22,8 +22,10 @@ import Signals
 ///   one place in the middle of the child use up the room between two labels and regroup
 ///   everything (O(n)); appends and prepends have room for about 2^30 rows. An edit that
 ///   changes the key of an object moves its row to the new section (a move and an update).
-///   The child adding, removing or moving sections, becoming empty or non-empty, regroups
-///   everything (O(n)) and diffs. Keys that `sectionOrder` ranks equal are ordered by first
+///   A child edit touching more than a sixteenth of the rows (a predicate change upstream, a
+///   refresh) is merged into the sections in one pass (O(n + k log k), no diff) when no
+///   section appears, empties or moves. The child adding, removing or moving sections,
+///   becoming empty or non-empty, regroups everything (O(n)) and diffs. Keys that `sectionOrder` ranks equal are ordered by first
 ///   appearance.
 /// - **Lifecycle.** Load state and load events are the child's own; `fetchData()` and
 ///   `cancelFetch()` go to the child.
