@@ -39,7 +39,6 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     /// ``validatedAt`` in the 8 bytes before it: for values of up to 8 bytes the allocation
     /// stays in malloc's smallest size class, and the node one size class smaller.
     private let storage: UnsafeMutablePointer<Value>
-    @exclusivity(unchecked) private var dependencies = DependencyList()
     /// `graph.globalVersion` at the last validation, for unwatched reads (see ``storage``).
     private var validatedAt: UInt64 {
         @inline(__always) get { UnsafeRawPointer(storage).load(fromByteOffset: -8, as: UInt64.self) }
@@ -60,17 +59,14 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         let base = UnsafeMutableRawPointer.allocate(byteCount: offset + MemoryLayout<Value>.stride, alignment: offset)
         base.storeBytes(of: 0, toByteOffset: offset - 8, as: UInt64.self)
         storage = (base + offset).bindMemory(to: Value.self, capacity: 1)
-        dependencies = inputs.isEmpty ? DependencyList() : DependencyList(inputs: inputs)
         super.init(component: inputs.first.map { $0.isUnplaced ? GraphComponent.nursery : $0.component.root.takeUnretainedValue() } ?? GraphComponent.nursery)
+        if !inputs.isEmpty { dependencies = DependencyList(inputs: inputs) }
         isStale = true
     }
 
     deinit {
         if hasValue { storage.deinitialize(count: 1) }
         (UnsafeMutableRawPointer(storage) - Self.valueOffset).deallocate()
-        // The nodes this one read may die with it, and theirs with them: released by the
-        // thread's teardown loop, not by a recursion as deep as the chain.
-        Teardown.release(taking: &dependencies)
     }
 
     /// Computes the value; `previous` is `nil` on the first run and only valid during the call.
@@ -116,12 +112,8 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         return hasValue
     }
 
-    final override func dependency(at index: Int) -> (node: Unmanaged<GraphNode>, version: UInt64)? {
-        dependencies.dependency(at: index)
-    }
-
     final override func recompute(in graph: Graph) {
-        let run = graph.beginRun()
+        let run = graph.beginRun(for: self)
         // Until the links are settled below: a cycle reaching this node meanwhile gets the
         // previous value, and gaining or losing subscribers is settled afterwards.
         isComputing = true
@@ -129,14 +121,10 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         let newValue = evaluate(hasValue ? UnsafePointer(storage) : nil)
         // A first computation that read nothing placed: a component of its own.
         if isUnplaced { graph.leaveNursery(to: GraphComponent()) }
-        graph.endRun(run)
-        let sameNodes = graph.collected.withUnsafeBufferPointer { collected in
-            dependencies.updateVersions(ifSameNodesAs: UnsafeBufferPointer(rebasing: collected[run.start...]))
-        }
-        if !sameNodes {
-            let new = graph.collected.withUnsafeBufferPointer { collected in
-                DependencyList(UnsafeBufferPointer(rebasing: collected[run.start...]))
-            }
+        let matched = graph.endRun(run)
+        if matched == nil || matched! < dependencies.count {
+            let new = matched.map { DependencyList(prefixOf: dependencies, count: $0) }
+                ?? DependencyList(graph.collected.buffer(from: run.start))
             let old = dependencies
             dependencies = new
             if graph.isChecking { graph.keepUntilChecked(old) }

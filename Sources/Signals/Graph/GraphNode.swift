@@ -12,6 +12,19 @@ struct Dependency {
     }
 }
 
+/// A read recorded while a derived computation runs (``Graph/collected``): the node (retained
+/// by hand while collected: a closure may read a node it made and dropped) and the version seen.
+@usableFromInline
+struct Read: BitwiseCopyable {
+    @usableFromInline let node: Unmanaged<GraphNode>
+    @usableFromInline let version: UInt64
+
+    @inlinable init(node: Unmanaged<GraphNode>, version: UInt64) {
+        self.node = node
+        self.version = version
+    }
+}
+
 /// A vertex of the reactive graph. All fields are guarded by the lock of its component.
 ///
 /// Edges: a derived node owns its dependencies strongly; a node refers to its subscribers
@@ -30,7 +43,9 @@ class GraphNode: @unchecked Sendable {
     /// See ``componentBits``.
     @inlinable final var component: GraphComponent {
         @inline(__always) get {
-            Unmanaged<GraphComponent>.fromOpaque(UnsafeRawPointer(bitPattern: componentBits.load(ordering: .acquiring))!).takeUnretainedValue()
+            let bits = componentBits.load(ordering: .acquiring)
+            if bits == GraphComponent.nurseryBits { return GraphComponent.nursery }
+            return Unmanaged<GraphComponent>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue()
         }
     }
 
@@ -46,6 +61,9 @@ class GraphNode: @unchecked Sendable {
     /// Bumped whenever the node's value changes.
     @usableFromInline @exclusivity(unchecked) final var version: UInt64 = 0
     @exclusivity(unchecked) final var subscribers: ContiguousArray<Unmanaged<GraphNode>> = []
+    /// What a derived node read in its last run (empty for other nodes); kept here, not in
+    /// the generic subclass, so that checks and runs walk it without a virtual call.
+    @exclusivity(unchecked) final var dependencies = DependencyList()
     /// One word for the node's flags (low 8 bits, ``NodeFlags``) and, above them, the
     /// ``Graph/runEpoch`` of the last run that recorded a read of this node: sharing the word
     /// keeps a derived node within a 96-byte allocation. Epochs have 56 bits: they wrap after
@@ -79,6 +97,9 @@ class GraphNode: @unchecked Sendable {
         if bits != GraphComponent.nurseryBits {
             Unmanaged<GraphComponent>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release()
         }
+        // The nodes this one read may die with it, and theirs with them: released by the
+        // thread's teardown loop, not by a recursion as deep as the chain.
+        if !dependencies.isEmpty { Teardown.release(taking: &dependencies) }
     }
 
     /// True for ``SourceNode``s, whose reads clients inline (see `Property.value`).
@@ -96,7 +117,9 @@ class GraphNode: @unchecked Sendable {
     /// The `index`th node this derived node read in its last run (before its first run:
     /// of the inputs it was created with, if known), unretained, with the version seen;
     /// `nil` past the end.
-    func dependency(at index: Int) -> (node: Unmanaged<GraphNode>, version: UInt64)? { nil }
+    @inline(__always) final func dependency(at index: Int) -> (node: Unmanaged<GraphNode>, version: UInt64)? {
+        dependencies.dependency(at: index)
+    }
 
     /// Recomputes this derived node's value (its inputs are already up to date).
     func recompute(in graph: Graph) {}
@@ -133,13 +156,18 @@ class GraphNode: @unchecked Sendable {
         var node = Unmanaged.passUnretained(self)
         let base = graph.markStack.count
         while true {
+            // Read by index, not through a copy of the array (which would retain its buffer).
             let next: Unmanaged<GraphNode>? = node._withUnsafeGuaranteedRef { current in
-                let subscribers = current.subscribers
-                if subscribers.count == 1 {
-                    return subscribers[0]._withUnsafeGuaranteedRef { $0.becomeStale(in: graph) } ? subscribers[0] : nil
+                let count = current.subscribers.count
+                if count == 1 {
+                    let subscriber = current.subscribers[0]
+                    return subscriber._withUnsafeGuaranteedRef { $0.becomeStale(in: graph) } ? subscriber : nil
                 }
-                for subscriber in subscribers where subscriber._withUnsafeGuaranteedRef({ $0.becomeStale(in: graph) }) {
-                    graph.markStack.append(subscriber)
+                for index in 0..<count {
+                    let subscriber = current.subscribers[index]
+                    if subscriber._withUnsafeGuaranteedRef({ $0.becomeStale(in: graph) }) {
+                        graph.markStack.append(subscriber)
+                    }
                 }
                 return nil
             }
