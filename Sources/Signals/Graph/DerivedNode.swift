@@ -9,7 +9,7 @@
 /// other modules), so it avoids `Value?`: every use of an `Optional<Value>` in unspecialised
 /// code asks the runtime for that type's metadata (a hash lookup), which was a third of all
 /// instructions on the kairo shapes. The value lives in a one-element buffer instead, and
-/// ``evaluate(_:)`` receives a pointer to the previous value (`nil` on the first run).
+/// ``evaluate(_:in:)`` receives a pointer to the previous value (`nil` on the first run).
 ///
 /// Abstract: the subclasses in `ComputedNodes.swift` store the computation and the
 /// equality, so a node holds exactly the closures it needs (no wrapping closure, and no
@@ -70,7 +70,7 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     }
 
     /// Computes the value; `previous` is `nil` on the first run and only valid during the call.
-    func evaluate(_ previous: UnsafePointer<Value>?) -> Value {
+    func evaluate(_ previous: UnsafePointer<Value>?, in graph: Graph) -> Value {
         fatalError("abstract")
     }
 
@@ -118,7 +118,7 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         // previous value, and gaining or losing subscribers is settled afterwards.
         isComputing = true
         graph.beginBusy(self)
-        let newValue = evaluate(hasValue ? UnsafePointer(storage) : nil)
+        let newValue = evaluate(hasValue ? UnsafePointer(storage) : nil, in: graph)
         // A first computation that read nothing placed: a component of its own.
         if isUnplaced { graph.leaveNursery(to: GraphComponent()) }
         let matched = graph.endRun(run)

@@ -3,7 +3,7 @@ extension Property {
     /// graph is locked (keep it pure and fast).
     @inlinable
     public func map<Mapped: Sendable>(_ transform: @escaping @Sendable (Value) -> Mapped) -> Property<Mapped> {
-        Property<Mapped>(node: ComputedNode({ transform(self.value) }, inputs: [node]))
+        Property<Mapped>(node: MapNode(input: node, transform: transform))
     }
 
     /// A derived property holding `transform(value)`, skipping equal results: observers and
@@ -11,7 +11,7 @@ extension Property {
     @inlinable
     public func map<Mapped: Sendable & Equatable>(_ transform: @escaping @Sendable (Value) -> Mapped) -> Property<Mapped> {
         // The Equatable node cuts off equal results.
-        Property<Mapped>(node: EquatableComputedNode({ transform(self.value) }, inputs: [node]))
+        Property<Mapped>(node: EquatableMapNode(input: node, transform: transform))
     }
 
     /// A property that ignores changes for which `isEqual(old, new)` is true.
