@@ -89,7 +89,7 @@ final class Graph {
     /// The run of the delivery in progress: read by a job when it starts (``FeedbackCounter``).
     @exclusivity(unchecked) var deliveryRun: UInt64 = 0
     /// The first write of this thread's batch to each source node with an equality.
-    @exclusivity(unchecked) var writes: [any BatchWrite] = []
+    @exclusivity(unchecked) var writes: [GraphNode] = []
 
     private static let threadNumbers = Atomic<UInt64>(0)
     private static let epochBlocks = Atomic<UInt64>(0)

@@ -60,9 +60,13 @@ extension Graph {
     func endBatch() {
         batchDepth -= 1
         if batchDepth == 0 && !writes.isEmpty {
-            let batchWrites = writes
-            writes = []
-            for write in batchWrites { write.settle(in: self) }
+            // Moved out while settling (an equality closure could write in a batch of its
+            // own); the buffer is kept for the next batch.
+            var batchWrites: [GraphNode] = []
+            swap(&batchWrites, &writes)
+            for node in batchWrites { node.settleBatchWrite(in: self) }
+            batchWrites.removeAll(keepingCapacity: true)
+            if writes.isEmpty { swap(&batchWrites, &writes) }
         }
         if batchDepth == 0 && !isDelivering {
             if depth == 0 {
@@ -146,13 +150,14 @@ struct DeliveryQueue {
         storage.append(job)
     }
 
-    /// Moves every job of `other` to the end of this queue.
+    /// Moves every job of `other` to the end of this queue. Both keep their buffers (swapping
+    /// them would hand an empty queue a buffer without capacity, which then allocates on every
+    /// write's first job).
     mutating func append(contentsOf other: inout DeliveryQueue) {
-        if isEmpty && other.head == 0 {
-            swap(&self, &other)
-            return
+        if other.isEmpty { return }
+        for index in other.head..<other.storage.count {
+            storage.append(other.storage[index])
         }
-        storage.append(contentsOf: other.storage[other.head...])
         other.storage.removeAll(keepingCapacity: true)
         other.head = 0
     }

@@ -129,6 +129,9 @@ class GraphNode: @unchecked Sendable {
     /// stale). An observation queues itself and returns false. Runs no user code.
     func becomeStale(in graph: Graph) -> Bool { false }
 
+    /// Ends a batch's record of a write to this source node (see ``SourceNode``).
+    func settleBatchWrite(in graph: Graph) {}
+
     /// Links or unlinks a derived node whose subscriber list became non-empty or empty
     /// (called by ``Graph/settleLinks()``, never while the node computes).
     func settleLink(in graph: Graph) {}
@@ -201,7 +204,7 @@ struct NodeFlags: Sendable {
     static var isLinked: NodeFlags { NodeFlags(rawValue: 8) }
     /// A derived node is computing.
     @inlinable static var isComputing: NodeFlags { NodeFlags(rawValue: 16) }
-    /// A source node's value before a batch's first write to it is recorded (``SourceWrite``).
+    /// A source node's value before a batch's first write to it is recorded (``SourceNode/settleBatchWrite(in:)``).
     static var batchRecorded: NodeFlags { NodeFlags(rawValue: 32) }
     /// A source node's `modify` body is running.
     @inlinable static var isModifying: NodeFlags { NodeFlags(rawValue: 64) }
