@@ -118,7 +118,10 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         // previous value, and gaining or losing subscribers is settled afterwards.
         isComputing = true
         graph.beginBusy(self)
-        let newValue = evaluate(hasValue ? UnsafePointer(storage) : nil, in: graph)
+        // The new value and version are stored at once: the rest of this function runs no
+        // user code before the node is consistent again.
+        if computeAndStore(into: storage, hasValue: hasValue, in: graph) { version &+= 1 }
+        hasValue = true
         // A first computation that read nothing placed: a component of its own.
         if isUnplaced { graph.leaveNursery(to: GraphComponent()) }
         let matched = graph.endRun(run)
@@ -137,14 +140,21 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         graph.endBusy()
         graph.dropReads(of: run)
         if isLinked == subscribers.isEmpty { graph.needsSettling(self) }
+    }
+
+    /// Computes the value and stores it in `storage` (initialising it unless `hasValue`);
+    /// returns false when it counts as unchanged (`storage` then keeps the old value).
+    /// By default ``evaluate(_:in:)`` and ``isUnchanged(_:_:)``; a subclass whose closure
+    /// was built specialised for `Value` (``MapNode``) does all of it in that closure.
+    func computeAndStore(into storage: UnsafeMutablePointer<Value>, hasValue: Bool, in graph: Graph) -> Bool {
+        let newValue = evaluate(hasValue ? UnsafePointer(storage) : nil, in: graph)
         if hasValue {
-            if isUnchanged(storage.pointee, newValue) { return }
+            if isUnchanged(storage.pointee, newValue) { return false }
             storage.pointee = newValue
         } else {
             storage.initialize(to: newValue)
-            hasValue = true
         }
-        version &+= 1
+        return true
     }
 
     /// Moves this watched node's subscriptions from the old dependency set to the new one.

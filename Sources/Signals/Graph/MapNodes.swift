@@ -1,66 +1,48 @@
-/// A derived node holding `transform(input's value)` (``Property/map(_:)``). It reads its
-/// input node directly, under the lock its computation already holds, rather than through a
-/// closure calling the public `value` (which looks the thread's graph up and locks again),
-/// and its `transform` is a constant, so a call retains nothing.
+/// A derived node holding `transform(input's value)` (``Property/map(_:)``).
 ///
-/// The input is retained by hand and handed to the thread's teardown loop on deinit, so that
-/// releasing a chain of maps of any length uses constant stack. The transform is released
-/// normally: a transform that itself owns a long chain is released by recursion.
+/// Its one closure, `step`, is built by the inlinable `map` in the caller's module, where
+/// both types are known: it reads the input node directly (under the lock the computation
+/// already holds, not through the public `value`, which looks the thread's graph up and
+/// locks again), applies the transform, compares with the stored value (`==` for Equatable
+/// results) and stores the new one, with no generic value-witness calls. The closure is a
+/// constant, so calling it retains nothing.
+///
+/// The closure refers to the input unretained; the node retains it by hand and hands it to
+/// the thread's teardown loop on deinit, so releasing a chain of maps of any length uses
+/// constant stack (a transform that itself owns a long chain is released by recursion).
 @usableFromInline
-final class MapNode<Input, Value>: DerivedNode<Value>, @unchecked Sendable {
-    private let input: Unmanaged<ValueNode<Input>>
-    private let transform: @Sendable (Input) -> Value
+final class MapNode<Value>: DerivedNode<Value>, @unchecked Sendable {
+    private let input: Unmanaged<GraphNode>
+    private let step: @Sendable (Graph, UnsafeMutablePointer<Value>, Bool) -> Bool
 
-    @usableFromInline init(input: ValueNode<Input>, transform: @escaping @Sendable (Input) -> Value) {
+    /// `step(graph, storage, hasValue)` computes the value, stores it in `storage`
+    /// (initialising it unless `hasValue`) and returns false when it is unchanged (leaving
+    /// the old value).
+    @usableFromInline init(input: GraphNode, step: @escaping @Sendable (Graph, UnsafeMutablePointer<Value>, Bool) -> Bool) {
         self.input = Unmanaged.passRetained(input)
-        self.transform = transform
+        self.step = step
         super.init(inputs: [input])
     }
 
     deinit {
-        var owned: ValueNode<Input>? = input.takeRetainedValue()
+        var owned: GraphNode? = input.takeRetainedValue()
         Teardown.release(taking: &owned, leaving: nil)
     }
 
-    override func evaluate(_ previous: UnsafePointer<Value>?, in graph: Graph) -> Value {
-        transform(input._withUnsafeGuaranteedRef { graph.read($0) })
-    }
-}
-
-/// A ``MapNode`` whose recomputed values equal (`==`) to the previous one count as unchanged.
-@usableFromInline
-final class EquatableMapNode<Input, Value: Equatable>: DerivedNode<Value>, @unchecked Sendable {
-    private let input: Unmanaged<ValueNode<Input>>
-    private let transform: @Sendable (Input) -> Value
-
-    @usableFromInline init(input: ValueNode<Input>, transform: @escaping @Sendable (Input) -> Value) {
-        self.input = Unmanaged.passRetained(input)
-        self.transform = transform
-        super.init(inputs: [input])
-    }
-
-    deinit {
-        var owned: ValueNode<Input>? = input.takeRetainedValue()
-        Teardown.release(taking: &owned, leaving: nil)
-    }
-
-    override func evaluate(_ previous: UnsafePointer<Value>?, in graph: Graph) -> Value {
-        transform(input._withUnsafeGuaranteedRef { graph.read($0) })
-    }
-
-    override func isUnchanged(_ old: Value, _ new: Value) -> Bool {
-        old == new
+    override func computeAndStore(into storage: UnsafeMutablePointer<Value>, hasValue: Bool, in graph: Graph) -> Bool {
+        step(graph, storage, hasValue)
     }
 }
 
 extension Graph {
     /// The value of `node`, read (and recorded) by the computation running on this thread,
     /// which holds a lock: taken again for `node` (joining its component if another).
-    @inline(__always) func read<Value>(_ node: ValueNode<Value>) -> Value {
+    @inlinable @inline(__always) func read<Value>(_ node: ValueNode<Value>) -> Value {
         lock(node)
         defer { unlock() }
         if node.isSource {
-            return unsafeDowncast(node, to: SourceNode<Value>.self).trackedValue(in: self)
+            return Unmanaged.passUnretained(unsafeDowncast(node, to: SourceNode<Value>.self))
+                ._withUnsafeGuaranteedRef { $0.trackedValue(in: self) }
         }
         return node.currentValue(in: self)
     }
