@@ -38,7 +38,7 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     /// The current value, initialised once `hasValue` is true. The same allocation holds
     /// ``validatedAt`` in the 8 bytes before it: for values of up to 8 bytes the allocation
     /// stays in malloc's smallest size class, and the node one size class smaller.
-    private let storage: UnsafeMutablePointer<Value>
+    @usableFromInline let storage: UnsafeMutablePointer<Value>
     /// `graph.globalVersion` at the last validation, for unwatched reads (see ``storage``).
     private var validatedAt: UInt64 {
         @inline(__always) get { UnsafeRawPointer(storage).load(fromByteOffset: -8, as: UInt64.self) }
@@ -81,7 +81,7 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
 
     /// A dependency cycle reaching a node that is computing gets its previous value, untracked;
     /// on its first computation there is none, which is a precondition failure.
-    final override func currentValue(in graph: Graph) -> Value {
+    @usableFromInline final override func currentValue(in graph: Graph) -> Value {
         // Computing on another thread that waits with its lock released: wait for it.
         while isComputing && graph.isBusyElsewhere(self) && graph.waitUntilNotBusy(Unmanaged.passUnretained(self)) {}
         if isComputing {
@@ -93,6 +93,20 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         if needsCheck(in: graph) { graph.validate(self) }
         graph.track(self)
         return storage.pointee
+    }
+
+    /// The value, recorded as read: read inline (specialised in the caller) when the node
+    /// is watched, validated since the last write upstream and not computing, which is what
+    /// a pull finds below a node it just recomputed; otherwise ``currentValue(in:)``.
+    /// Caller holds the component's lock.
+    @inlinable @inline(__always) final func value(in graph: Graph) -> Value {
+        let fresh = NodeFlags.hasValue.rawValue | NodeFlags.isLinked.rawValue
+        let mask = fresh | NodeFlags.isStale.rawValue | NodeFlags.isComputing.rawValue
+        if stamp & mask == fresh {
+            graph.track(self)
+            return storage.pointee
+        }
+        return currentValue(in: graph)
     }
 
     final override func needsCheck(in graph: Graph) -> Bool {

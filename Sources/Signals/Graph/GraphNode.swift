@@ -197,11 +197,11 @@ struct NodeFlags: Sendable {
     /// A ``SourceNode``.
     @inlinable static var isSource: NodeFlags { NodeFlags(rawValue: 1) }
     /// A derived node's value is initialised.
-    static var hasValue: NodeFlags { NodeFlags(rawValue: 2) }
+    @inlinable static var hasValue: NodeFlags { NodeFlags(rawValue: 2) }
     /// Set by the push phase while a derived node is watched; cleared once validated.
-    static var isStale: NodeFlags { NodeFlags(rawValue: 4) }
+    @inlinable static var isStale: NodeFlags { NodeFlags(rawValue: 4) }
     /// A derived node is in its dependencies' subscriber lists.
-    static var isLinked: NodeFlags { NodeFlags(rawValue: 8) }
+    @inlinable static var isLinked: NodeFlags { NodeFlags(rawValue: 8) }
     /// A derived node is computing.
     @inlinable static var isComputing: NodeFlags { NodeFlags(rawValue: 16) }
     /// A source node's value before a batch's first write to it is recorded (``SourceNode/settleBatchWrite(in:)``).

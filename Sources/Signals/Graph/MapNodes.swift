@@ -44,6 +44,7 @@ extension Graph {
             return Unmanaged.passUnretained(unsafeDowncast(node, to: SourceNode<Value>.self))
                 ._withUnsafeGuaranteedRef { $0.trackedValue(in: self) }
         }
-        return node.currentValue(in: self)
+        return Unmanaged.passUnretained(unsafeDowncast(node, to: DerivedNode<Value>.self))
+            ._withUnsafeGuaranteedRef { $0.value(in: self) }
     }
 }
