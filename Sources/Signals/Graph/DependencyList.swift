@@ -75,7 +75,9 @@ struct DependencyList {
 
     var count: Int {
         guard let reference else { return 0 }
-        return singleVersion == Self.holdsBuffer ? unsafeDowncast(reference, to: DependencyBuffer.self).header : 1
+        // Through the pointer: `header` is a class property, checked for exclusivity per access.
+        return singleVersion == Self.holdsBuffer
+            ? unsafeDowncast(reference, to: DependencyBuffer.self).withUnsafeMutablePointerToHeader { $0.pointee } : 1
     }
 
     /// Whether `body` returns true for a dependency, called in read order with the node

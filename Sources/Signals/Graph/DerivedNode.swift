@@ -62,6 +62,7 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         super.init(component: inputs.first.map { $0.isUnplaced ? GraphComponent.nursery : $0.component.root.takeUnretainedValue() } ?? GraphComponent.nursery)
         if !inputs.isEmpty { dependencies = DependencyList(inputs: inputs) }
         isStale = true
+        set(.isDerived, true)
     }
 
     deinit {
@@ -109,10 +110,8 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         return currentValue(in: graph)
     }
 
-    final override func needsCheck(in graph: Graph) -> Bool {
-        if isComputing { return false }
-        if !hasValue { return true }
-        return isLinked ? isStale : validatedAt != graph.globalVersion
+    final override func isValidated(in graph: Graph) -> Bool {
+        validatedAt == graph.globalVersion
     }
 
     // Marked valid before anything runs: a dependency cycle that reaches this node again

@@ -108,7 +108,18 @@ class GraphNode: @unchecked Sendable {
     /// Whether this derived node must be checked (or computed) before its value is used:
     /// it has no value, or something it read may have changed since it was last validated.
     /// False for source nodes and for a node that is computing (a dependency cycle).
-    func needsCheck(in graph: Graph) -> Bool { false }
+    /// Flag tests only, except for an unwatched node with a value (``isValidated(in:)``).
+    @inline(__always) final func needsCheck(in graph: Graph) -> Bool {
+        let flags = stamp
+        if flags & NodeFlags.isDerived.rawValue == 0 || flags & NodeFlags.isComputing.rawValue != 0 { return false }
+        if flags & NodeFlags.hasValue.rawValue == 0 { return true }
+        if flags & NodeFlags.isLinked.rawValue != 0 { return flags & NodeFlags.isStale.rawValue != 0 }
+        return !isValidated(in: graph)
+    }
+
+    /// Whether this unwatched derived node was validated since the last write to its
+    /// component (see ``needsCheck(in:)``).
+    func isValidated(in graph: Graph) -> Bool { true }
 
     /// Marks this derived node validated now (before anything runs, so a cycle reaching it
     /// again stops there) and returns whether it has a value to keep if nothing it read changed.
@@ -135,6 +146,15 @@ class GraphNode: @unchecked Sendable {
     /// Links or unlinks a derived node whose subscriber list became non-empty or empty
     /// (called by ``Graph/settleLinks()``, never while the node computes).
     func settleLink(in graph: Graph) {}
+
+    /// ``becomeStale(in:)``, with a derived node's (a flag) done inline.
+    @inline(__always) final func markStale(in graph: Graph) -> Bool {
+        let flags = stamp
+        if flags & NodeFlags.isDerived.rawValue == 0 { return becomeStale(in: graph) }
+        if flags & NodeFlags.isStale.rawValue != 0 { return false }
+        stamp = flags | NodeFlags.isStale.rawValue
+        return true
+    }
 
     /// Whether the node is computing (a derived node) or being modified (a source node).
     @inlinable @inline(__always) final var isBusy: Bool { stamp & (NodeFlags.isComputing.rawValue | NodeFlags.isModifying.rawValue) != 0 }
@@ -164,11 +184,11 @@ class GraphNode: @unchecked Sendable {
                 let count = current.subscribers.count
                 if count == 1 {
                     let subscriber = current.subscribers[0]
-                    return subscriber._withUnsafeGuaranteedRef { $0.becomeStale(in: graph) } ? subscriber : nil
+                    return subscriber._withUnsafeGuaranteedRef { $0.markStale(in: graph) } ? subscriber : nil
                 }
                 for index in 0..<count {
                     let subscriber = current.subscribers[index]
-                    if subscriber._withUnsafeGuaranteedRef({ $0.becomeStale(in: graph) }) {
+                    if subscriber._withUnsafeGuaranteedRef({ $0.markStale(in: graph) }) {
                         graph.markStack.append(subscriber)
                     }
                 }
@@ -208,6 +228,8 @@ struct NodeFlags: Sendable {
     static var batchRecorded: NodeFlags { NodeFlags(rawValue: 32) }
     /// A source node's `modify` body is running.
     @inlinable static var isModifying: NodeFlags { NodeFlags(rawValue: 64) }
+    /// A ``DerivedNode`` (whose staleness and checks are flag tests, see ``GraphNode/needsCheck(in:)``).
+    static var isDerived: NodeFlags { NodeFlags(rawValue: 128) }
 }
 
 /// A node holding a value of type `Value`.
