@@ -65,7 +65,7 @@ extension Graph {
             var batchWrites: [GraphNode] = []
             swap(&batchWrites, &writes)
             for node in batchWrites { node.settleBatchWrite(in: self) }
-            batchWrites.removeAll(keepingCapacity: true)
+            batchWrites.removeAllKeepingCapacity()
             if writes.isEmpty { swap(&batchWrites, &writes) }
         }
         if batchDepth == 0 && !isDelivering {
@@ -158,7 +158,7 @@ struct DeliveryQueue {
         for index in other.head..<other.storage.count {
             storage.append(other.storage[index])
         }
-        other.storage.removeAll(keepingCapacity: true)
+        other.storage.removeAllKeepingCapacity()
         other.head = 0
     }
 
@@ -167,12 +167,21 @@ struct DeliveryQueue {
         let job = storage[head]
         head += 1
         if head == storage.count {
-            storage.removeAll(keepingCapacity: true)
+            storage.removeAllKeepingCapacity()
             head = 0
         } else if head >= 1024 && head * 2 >= storage.count {
             storage.removeFirst(head)
             head = 0
         }
         return job
+    }
+}
+
+extension Array {
+    /// `removeAll(keepingCapacity: true)` for the one or two elements a queue usually holds:
+    /// popped one by one (the general call goes through `replaceSubrange`, several times
+    /// the cost for so few). O(count).
+    @inline(__always) mutating func removeAllKeepingCapacity() {
+        while !isEmpty { removeLast() }
     }
 }
