@@ -15,7 +15,7 @@ final class ComputedNode<Value>: DerivedNode<Value>, @unchecked Sendable {
         Teardown.release(taking: &compute, leaving: nil)
     }
 
-    override func evaluate(_ previous: UnsafePointer<Value>?) -> Value {
+    override func evaluate(_ previous: UnsafePointer<Value>?, in graph: Graph) -> Value {
         compute!()
     }
 }
@@ -36,7 +36,7 @@ final class EquatableComputedNode<Value: Equatable>: DerivedNode<Value>, @unchec
         Teardown.release(taking: &compute, leaving: nil)
     }
 
-    override func evaluate(_ previous: UnsafePointer<Value>?) -> Value {
+    override func evaluate(_ previous: UnsafePointer<Value>?, in graph: Graph) -> Value {
         compute!()
     }
 
@@ -68,7 +68,7 @@ final class ClosureComputedNode<Value>: DerivedNode<Value>, @unchecked Sendable 
         Teardown.release(taking: &compute, leaving: nil)
     }
 
-    override func evaluate(_ previous: UnsafePointer<Value>?) -> Value {
+    override func evaluate(_ previous: UnsafePointer<Value>?, in graph: Graph) -> Value {
         compute!(previous)
     }
 

@@ -16,10 +16,10 @@ struct DependencyList {
 
     init() {}
 
-    /// A list of `reads`, in order.
-    init(_ reads: UnsafeBufferPointer<Dependency>) {
+    /// A list of `reads`, in order (it retains their nodes).
+    init(_ reads: UnsafeBufferPointer<Read>) {
         if reads.count == 1 {
-            reference = reads[0].node
+            reference = reads[0].node.takeUnretainedValue()
             singleVersion = reads[0].version
         } else if reads.count > 1 {
             reference = DependencyBuffer.make(reads)
@@ -27,22 +27,34 @@ struct DependencyList {
         }
     }
 
-    /// If `reads` are the same nodes in the same order, takes their versions and returns
-    /// true; otherwise changes nothing and returns false. The versions change in place,
-    /// also for copies of this list (they only use its nodes).
-    mutating func updateVersions(ifSameNodesAs reads: UnsafeBufferPointer<Dependency>) -> Bool {
+    /// If the dependency at `index` is `node`, stores `version` as seen and returns true;
+    /// otherwise changes nothing and returns false. The version changes in place, also for
+    /// copies of this list (they only use its nodes).
+    @inline(__always)
+    mutating func matchRead(of node: GraphNode, at index: Int, version: UInt64) -> Bool {
         guard let reference else { return false }
         if singleVersion == Self.holdsBuffer {
-            return unsafeDowncast(reference, to: DependencyBuffer.self).updateVersions(ifSameNodesAs: reads)
+            return unsafeDowncast(reference, to: DependencyBuffer.self).matchRead(of: node, at: index, version: version)
         }
-        guard reads.count == 1, reads[0].node === reference else { return false }
-        singleVersion = reads[0].version
+        guard index == 0, reference === node else { return false }
+        singleVersion = version
         return true
+    }
+
+    /// The first `count` dependencies of `list`.
+    init(prefixOf list: DependencyList, count: Int) {
+        var reads: [Read] = []
+        reads.reserveCapacity(count)
+        for index in 0..<count {
+            let (node, version) = list.dependency(at: index).unsafelyUnwrapped
+            reads.append(Read(node: node, version: version))
+        }
+        self = reads.withUnsafeBufferPointer { DependencyList($0) }
     }
 
     /// A list of nodes a first run will read (their versions do not matter before it).
     init(inputs: [GraphNode]) {
-        let reads = inputs.map { Dependency(node: $0, version: 0) }
+        let reads = inputs.map { Read(node: Unmanaged.passUnretained($0), version: 0) }
         self = reads.withUnsafeBufferPointer { DependencyList($0) }
     }
 
@@ -59,9 +71,13 @@ struct DependencyList {
         return index == 0 ? (Unmanaged.passUnretained(unsafeDowncast(reference, to: GraphNode.self)), singleVersion) : nil
     }
 
+    var isEmpty: Bool { reference == nil }
+
     var count: Int {
         guard let reference else { return 0 }
-        return singleVersion == Self.holdsBuffer ? unsafeDowncast(reference, to: DependencyBuffer.self).header : 1
+        // Through the pointer: `header` is a class property, checked for exclusivity per access.
+        return singleVersion == Self.holdsBuffer
+            ? unsafeDowncast(reference, to: DependencyBuffer.self).withUnsafeMutablePointerToHeader { $0.pointee } : 1
     }
 
     /// Whether `body` returns true for a dependency, called in read order with the node
@@ -100,11 +116,13 @@ struct DependencyList {
 
 /// Two or more dependencies in one allocation: the count, then the elements.
 final class DependencyBuffer: ManagedBuffer<Int, Dependency> {
-    /// A buffer holding a copy of `reads`.
-    static func make(_ reads: UnsafeBufferPointer<Dependency>) -> DependencyBuffer {
+    /// A buffer holding `reads` (retaining their nodes).
+    static func make(_ reads: UnsafeBufferPointer<Read>) -> DependencyBuffer {
         let buffer = DependencyBuffer.create(minimumCapacity: reads.count) { _ in reads.count }
         buffer.withUnsafeMutablePointerToElements { elements in
-            _ = UnsafeMutableBufferPointer(start: elements, count: reads.count).initialize(from: reads)
+            for index in reads.indices {
+                (elements + index).initialize(to: Dependency(node: reads[index].node.takeUnretainedValue(), version: reads[index].version))
+            }
         }
         return unsafeDowncast(buffer, to: DependencyBuffer.self)
     }
@@ -115,15 +133,11 @@ final class DependencyBuffer: ManagedBuffer<Int, Dependency> {
         }
     }
 
-    func updateVersions(ifSameNodesAs reads: UnsafeBufferPointer<Dependency>) -> Bool {
+    @inline(__always)
+    func matchRead(of node: GraphNode, at index: Int, version: UInt64) -> Bool {
         withUnsafeMutablePointers { count, elements in
-            guard reads.count == count.pointee else { return false }
-            for index in reads.indices where reads[index].node !== elements[index].node {
-                return false
-            }
-            for index in reads.indices {
-                elements[index].version = reads[index].version
-            }
+            guard index < count.pointee, elements[index].node === node else { return false }
+            elements[index].version = version
             return true
         }
     }

@@ -9,7 +9,7 @@
 /// other modules), so it avoids `Value?`: every use of an `Optional<Value>` in unspecialised
 /// code asks the runtime for that type's metadata (a hash lookup), which was a third of all
 /// instructions on the kairo shapes. The value lives in a one-element buffer instead, and
-/// ``evaluate(_:)`` receives a pointer to the previous value (`nil` on the first run).
+/// ``evaluate(_:in:)`` receives a pointer to the previous value (`nil` on the first run).
 ///
 /// Abstract: the subclasses in `ComputedNodes.swift` store the computation and the
 /// equality, so a node holds exactly the closures it needs (no wrapping closure, and no
@@ -38,8 +38,7 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     /// The current value, initialised once `hasValue` is true. The same allocation holds
     /// ``validatedAt`` in the 8 bytes before it: for values of up to 8 bytes the allocation
     /// stays in malloc's smallest size class, and the node one size class smaller.
-    private let storage: UnsafeMutablePointer<Value>
-    @exclusivity(unchecked) private var dependencies = DependencyList()
+    @usableFromInline let storage: UnsafeMutablePointer<Value>
     /// `graph.globalVersion` at the last validation, for unwatched reads (see ``storage``).
     private var validatedAt: UInt64 {
         @inline(__always) get { UnsafeRawPointer(storage).load(fromByteOffset: -8, as: UInt64.self) }
@@ -60,21 +59,19 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         let base = UnsafeMutableRawPointer.allocate(byteCount: offset + MemoryLayout<Value>.stride, alignment: offset)
         base.storeBytes(of: 0, toByteOffset: offset - 8, as: UInt64.self)
         storage = (base + offset).bindMemory(to: Value.self, capacity: 1)
-        dependencies = inputs.isEmpty ? DependencyList() : DependencyList(inputs: inputs)
         super.init(component: inputs.first.map { $0.isUnplaced ? GraphComponent.nursery : $0.component.root.takeUnretainedValue() } ?? GraphComponent.nursery)
+        if !inputs.isEmpty { dependencies = DependencyList(inputs: inputs) }
         isStale = true
+        set(.isDerived, true)
     }
 
     deinit {
         if hasValue { storage.deinitialize(count: 1) }
         (UnsafeMutableRawPointer(storage) - Self.valueOffset).deallocate()
-        // The nodes this one read may die with it, and theirs with them: released by the
-        // thread's teardown loop, not by a recursion as deep as the chain.
-        Teardown.release(taking: &dependencies)
     }
 
     /// Computes the value; `previous` is `nil` on the first run and only valid during the call.
-    func evaluate(_ previous: UnsafePointer<Value>?) -> Value {
+    func evaluate(_ previous: UnsafePointer<Value>?, in graph: Graph) -> Value {
         fatalError("abstract")
     }
 
@@ -85,7 +82,7 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
 
     /// A dependency cycle reaching a node that is computing gets its previous value, untracked;
     /// on its first computation there is none, which is a precondition failure.
-    final override func currentValue(in graph: Graph) -> Value {
+    @usableFromInline final override func currentValue(in graph: Graph) -> Value {
         // Computing on another thread that waits with its lock released: wait for it.
         while isComputing && graph.isBusyElsewhere(self) && graph.waitUntilNotBusy(Unmanaged.passUnretained(self)) {}
         if isComputing {
@@ -99,10 +96,22 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         return storage.pointee
     }
 
-    final override func needsCheck(in graph: Graph) -> Bool {
-        if isComputing { return false }
-        if !hasValue { return true }
-        return isLinked ? isStale : validatedAt != graph.globalVersion
+    /// The value, recorded as read: read inline (specialised in the caller) when the node
+    /// is watched, validated since the last write upstream and not computing, which is what
+    /// a pull finds below a node it just recomputed; otherwise ``currentValue(in:)``.
+    /// Caller holds the component's lock.
+    @inlinable @inline(__always) final func value(in graph: Graph) -> Value {
+        let fresh = NodeFlags.hasValue.rawValue | NodeFlags.isLinked.rawValue
+        let mask = fresh | NodeFlags.isStale.rawValue | NodeFlags.isComputing.rawValue
+        if stamp & mask == fresh {
+            graph.track(self)
+            return storage.pointee
+        }
+        return currentValue(in: graph)
+    }
+
+    final override func isValidated(in graph: Graph) -> Bool {
+        validatedAt == graph.globalVersion
     }
 
     // Marked valid before anything runs: a dependency cycle that reaches this node again
@@ -116,27 +125,22 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         return hasValue
     }
 
-    final override func dependency(at index: Int) -> (node: Unmanaged<GraphNode>, version: UInt64)? {
-        dependencies.dependency(at: index)
-    }
-
     final override func recompute(in graph: Graph) {
-        let run = graph.beginRun()
+        let run = graph.beginRun(for: self)
         // Until the links are settled below: a cycle reaching this node meanwhile gets the
         // previous value, and gaining or losing subscribers is settled afterwards.
         isComputing = true
         graph.beginBusy(self)
-        let newValue = evaluate(hasValue ? UnsafePointer(storage) : nil)
+        // The new value and version are stored at once: the rest of this function runs no
+        // user code before the node is consistent again.
+        if computeAndStore(into: storage, hasValue: hasValue, in: graph) { version &+= 1 }
+        hasValue = true
         // A first computation that read nothing placed: a component of its own.
         if isUnplaced { graph.leaveNursery(to: GraphComponent()) }
-        graph.endRun(run)
-        let sameNodes = graph.collected.withUnsafeBufferPointer { collected in
-            dependencies.updateVersions(ifSameNodesAs: UnsafeBufferPointer(rebasing: collected[run.start...]))
-        }
-        if !sameNodes {
-            let new = graph.collected.withUnsafeBufferPointer { collected in
-                DependencyList(UnsafeBufferPointer(rebasing: collected[run.start...]))
-            }
+        let matched = graph.endRun(run)
+        if matched == nil || matched! < dependencies.count {
+            let new = matched.map { DependencyList(prefixOf: dependencies, count: $0) }
+                ?? DependencyList(graph.collected.buffer(from: run.start))
             let old = dependencies
             dependencies = new
             if graph.isChecking { graph.keepUntilChecked(old) }
@@ -149,14 +153,21 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         graph.endBusy()
         graph.dropReads(of: run)
         if isLinked == subscribers.isEmpty { graph.needsSettling(self) }
+    }
+
+    /// Computes the value and stores it in `storage` (initialising it unless `hasValue`);
+    /// returns false when it counts as unchanged (`storage` then keeps the old value).
+    /// By default ``evaluate(_:in:)`` and ``isUnchanged(_:_:)``; a subclass whose closure
+    /// was built specialised for `Value` (``MapNode``) does all of it in that closure.
+    func computeAndStore(into storage: UnsafeMutablePointer<Value>, hasValue: Bool, in graph: Graph) -> Bool {
+        let newValue = evaluate(hasValue ? UnsafePointer(storage) : nil, in: graph)
         if hasValue {
-            if isUnchanged(storage.pointee, newValue) { return }
+            if isUnchanged(storage.pointee, newValue) { return false }
             storage.pointee = newValue
         } else {
             storage.initialize(to: newValue)
-            hasValue = true
         }
-        version &+= 1
+        return true
     }
 
     /// Moves this watched node's subscriptions from the old dependency set to the new one.

@@ -50,14 +50,19 @@ final class Graph {
     @exclusivity(unchecked) var epochCounter: UInt64
     /// What the running computations have read, the innermost one's reads last (a stack:
     /// a nested computation appends after its caller's reads and removes its own when done).
-    @usableFromInline @exclusivity(unchecked) var collected: ContiguousArray<Dependency> = []
+    @usableFromInline @exclusivity(unchecked) var collected = TrivialStack<Read>()
+    /// The derived node whose computation is running (see ``beginRun(for:)``).
+    @exclusivity(unchecked) var runNode: Unmanaged<GraphNode>?
+    /// How many of ``runNode``'s dependencies its run has read so far, in order; -1 once the
+    /// run read something else (its reads are then in ``collected``).
+    @exclusivity(unchecked) var cursor = 0
     /// Jobs made due while this thread holds a lock; moved to `pending` when it releases
     /// its outermost lock (or calls an observer).
     @usableFromInline @exclusivity(unchecked) var queue = DeliveryQueue()
     /// The push phase's worklist (see ``GraphNode/markSubscribersStale(in:)``).
-    @exclusivity(unchecked) var markStack: ContiguousArray<Unmanaged<GraphNode>> = []
+    @exclusivity(unchecked) var markStack = TrivialStack<Unmanaged<GraphNode>>()
     /// The pull phase's stack of derived nodes being checked (see ``validate(_:)``).
-    @exclusivity(unchecked) var checkStack: ContiguousArray<CheckFrame> = []
+    @exclusivity(unchecked) var checkStack = TrivialStack<CheckFrame>()
     /// See ``keepUntilChecked(_:)``.
     @exclusivity(unchecked) private var replacedWhileChecking: [DependencyList] = []
     /// Nodes this thread's check refers to unretained, kept from a wait until the outermost
@@ -68,7 +73,9 @@ final class Graph {
     @exclusivity(unchecked) private var isSettling = false
     /// The derived nodes this thread is computing and the source it is modifying, innermost
     /// last: other threads that meet them while this thread waits (see "Locking") wait too.
-    @exclusivity(unchecked) var busy: ContiguousArray<Unmanaged<GraphNode>> = []
+    @exclusivity(unchecked) var busy = TrivialStack<Unmanaged<GraphNode>>()
+    /// ``Suspensions/counter``, held here so that hot paths read it without a lazy-initialisation check.
+    let suspended = Suspensions.counter
     /// The busy node of another thread this thread waits for (guarded by ``Suspensions``).
     @exclusivity(unchecked) var waitingFor: Unmanaged<GraphNode>?
 
@@ -82,7 +89,7 @@ final class Graph {
     /// The run of the delivery in progress: read by a job when it starts (``FeedbackCounter``).
     @exclusivity(unchecked) var deliveryRun: UInt64 = 0
     /// The first write of this thread's batch to each source node with an equality.
-    @exclusivity(unchecked) var writes: [any BatchWrite] = []
+    @exclusivity(unchecked) var writes: [GraphNode] = []
 
     private static let threadNumbers = Atomic<UInt64>(0)
     private static let epochBlocks = Atomic<UInt64>(0)
@@ -92,6 +99,13 @@ final class Graph {
     private init() {
         epochCounter = Self.takeEpochBlock()
         runCounter = Self.threadNumbers.wrappingAdd(1, ordering: .relaxed).newValue << 32
+    }
+
+    deinit {
+        collected.deallocate()
+        markStack.deallocate()
+        checkStack.deallocate()
+        busy.deallocate()
     }
 
     /// The first epoch of a block no thread has used (epochs have 56 bits, see
@@ -140,6 +154,8 @@ final class Graph {
         fileprivate let wasTracking: Bool
         fileprivate let outerEpoch: UInt64
         fileprivate let epoch: UInt64
+        fileprivate let outerNode: Unmanaged<GraphNode>?
+        fileprivate let outerCursor: Int
         let start: Int
     }
 
@@ -150,25 +166,44 @@ final class Graph {
         return epochCounter
     }
 
-    /// Starts recording reads for a derived computation; pair with ``endRun(_:)``.
-    @inline(__always) func beginRun() -> Run {
+    /// Starts recording the reads of `node`'s computation; pair with ``endRun(_:)``.
+    ///
+    /// Reads are first matched in place against the node's dependency list (``cursor``):
+    /// while the run reads the same nodes in the same order as the last one, each read only
+    /// stores the version seen, and nothing is collected or retained. At the first read that
+    /// differs the run diverges: the matched prefix is copied to ``collected``, and every
+    /// read from then on is collected there (retained, so that a node made and dropped inside
+    /// the closure stays valid until the new list is made).
+    @inline(__always) func beginRun(for node: GraphNode) -> Run {
         let epoch = nextEpoch()
-        let run = Run(wasTracking: isTracking, outerEpoch: runEpoch, epoch: epoch, start: collected.count)
+        let run = Run(
+            wasTracking: isTracking, outerEpoch: runEpoch, epoch: epoch,
+            outerNode: runNode, outerCursor: cursor, start: collected.count
+        )
         isTracking = true
         runEpoch = epoch
+        runNode = Unmanaged.passUnretained(node)
+        cursor = 0
         return run
     }
 
-    /// Stops recording and resumes the computation `beginRun` suspended. The run's reads
-    /// stay at `collected[run.start...]`, each node once, until ``dropReads(of:)``.
-    @inline(__always) func endRun(_ run: Run) {
+    /// Stops recording and resumes the computation `beginRun` suspended. Returns how many
+    /// of the node's dependencies the run read, in order, when it read nothing else (then
+    /// `collected` holds nothing of this run); `nil` when it diverged: then the run's reads
+    /// are at `collected[run.start...]`, each node once, retained until ``dropReads(of:)``.
+    @inline(__always) func endRun(_ run: Run) -> Int? {
+        let matched = cursor
         isTracking = run.wasTracking
         runEpoch = run.outerEpoch
+        runNode = run.outerNode
+        cursor = run.outerCursor
+        if matched >= 0 { return matched }
         // A nested run re-stamps the nodes it reads (and so may another thread while this one
         // waited), so this run may have recorded one of them a second time after that.
         if epochCounter != run.epoch {
             removeRepeatedReads(of: run)
         }
+        return nil
     }
 
     /// Keeps the first read of each node in the run's reads (with the version it saw then).
@@ -178,37 +213,63 @@ final class Graph {
         var kept = run.start
         if end - run.start <= 32 {
             for index in run.start..<end {
-                let node = collected[index].node
-                if !collected[run.start..<kept].contains(where: { $0.node === node }) {
+                let node = collected[index].node.toOpaque()
+                if !(run.start..<kept).contains(where: { collected[$0].node.toOpaque() == node }) {
                     collected.swapAt(kept, index)
                     kept += 1
                 }
             }
         } else {
-            var seen = Set<ObjectIdentifier>(minimumCapacity: end - run.start)
-            for index in run.start..<end where seen.insert(ObjectIdentifier(collected[index].node)).inserted {
+            var seen = Set<UnsafeMutableRawPointer>(minimumCapacity: end - run.start)
+            for index in run.start..<end where seen.insert(collected[index].node.toOpaque()).inserted {
                 collected.swapAt(kept, index)
                 kept += 1
             }
         }
-        if kept < end { collected.removeSubrange(kept...) }
+        for index in kept..<end { collected[index].node.release() }
+        collected.removeSuffix(from: kept)
     }
 
-    /// Removes a finished run's reads.
+    /// Releases and removes a finished run's collected reads.
     @inline(__always) func dropReads(of run: Run) {
-        let count = collected.count - run.start
-        if count == 1 {
-            collected.removeLast()
-        } else if count > 1 {
-            collected.removeSubrange(run.start...)
-        }
+        if collected.count == run.start { return }
+        for index in run.start..<collected.count { collected[index].node.release() }
+        collected.removeSuffix(from: run.start)
     }
 
     /// Records a read of `node` by the derived computation running, once per run.
     @inlinable @inline(__always) func track(_ node: GraphNode) {
         guard isTracking, node.trackEpoch != runEpoch else { return }
         node.trackEpoch = runEpoch
-        collected.append(Dependency(node: node, version: node.version))
+        record(node)
+    }
+
+    /// Matches a read against the running node's next dependency, or collects it (see
+    /// ``beginRun(for:)``).
+    @usableFromInline func record(_ node: GraphNode) {
+        let version = node.version
+        if cursor >= 0 {
+            let matched = runNode.unsafelyUnwrapped._withUnsafeGuaranteedRef {
+                $0.dependencies.matchRead(of: node, at: cursor, version: version)
+            }
+            if matched {
+                cursor += 1
+                return
+            }
+            diverge()
+        }
+        collected.append(Read(node: Unmanaged.passRetained(node), version: version))
+    }
+
+    /// Copies the running node's matched dependencies to ``collected`` (retained) and
+    /// collects every read from now on.
+    private func diverge() {
+        let node = runNode.unsafelyUnwrapped
+        for index in 0..<cursor {
+            let (dependency, version) = node._withUnsafeGuaranteedRef { $0.dependency(at: index) }.unsafelyUnwrapped
+            collected.append(Read(node: dependency.retain(), version: version))
+        }
+        cursor = -1
     }
 
     // MARK: Validation

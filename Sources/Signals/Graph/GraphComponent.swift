@@ -55,8 +55,9 @@ final class GraphComponent: @unchecked Sendable {
         return nursery
     }()
 
-    /// The nursery's address, as stored in ``GraphNode/componentBits``.
-    @usableFromInline static let nurseryBits = UInt(bitPattern: Unmanaged.passUnretained(nursery).toOpaque())
+    /// What ``GraphNode/componentBits`` holds for a node in the nursery: a constant no
+    /// object address equals (a `static let` would cost a lazy-initialisation check per lock).
+    @inlinable static var nurseryBits: UInt { 1 }
 
     deinit {
         let bits = parentBits.load(ordering: .relaxed)

@@ -60,9 +60,13 @@ extension Graph {
     func endBatch() {
         batchDepth -= 1
         if batchDepth == 0 && !writes.isEmpty {
-            let batchWrites = writes
-            writes = []
-            for write in batchWrites { write.settle(in: self) }
+            // Moved out while settling (an equality closure could write in a batch of its
+            // own); the buffer is kept for the next batch.
+            var batchWrites: [GraphNode] = []
+            swap(&batchWrites, &writes)
+            for node in batchWrites { node.settleBatchWrite(in: self) }
+            batchWrites.removeAllKeepingCapacity()
+            if writes.isEmpty { swap(&batchWrites, &writes) }
         }
         if batchDepth == 0 && !isDelivering {
             if depth == 0 {
@@ -146,14 +150,15 @@ struct DeliveryQueue {
         storage.append(job)
     }
 
-    /// Moves every job of `other` to the end of this queue.
+    /// Moves every job of `other` to the end of this queue. Both keep their buffers (swapping
+    /// them would hand an empty queue a buffer without capacity, which then allocates on every
+    /// write's first job).
     mutating func append(contentsOf other: inout DeliveryQueue) {
-        if isEmpty && other.head == 0 {
-            swap(&self, &other)
-            return
+        if other.isEmpty { return }
+        for index in other.head..<other.storage.count {
+            storage.append(other.storage[index])
         }
-        storage.append(contentsOf: other.storage[other.head...])
-        other.storage.removeAll(keepingCapacity: true)
+        other.storage.removeAllKeepingCapacity()
         other.head = 0
     }
 
@@ -162,12 +167,21 @@ struct DeliveryQueue {
         let job = storage[head]
         head += 1
         if head == storage.count {
-            storage.removeAll(keepingCapacity: true)
+            storage.removeAllKeepingCapacity()
             head = 0
         } else if head >= 1024 && head * 2 >= storage.count {
             storage.removeFirst(head)
             head = 0
         }
         return job
+    }
+}
+
+extension Array {
+    /// `removeAll(keepingCapacity: true)` for the one or two elements a queue usually holds:
+    /// popped one by one (the general call goes through `replaceSubrange`, several times
+    /// the cost for so few). O(count).
+    @inline(__always) mutating func removeAllKeepingCapacity() {
+        while !isEmpty { removeLast() }
     }
 }

@@ -12,6 +12,19 @@ struct Dependency {
     }
 }
 
+/// A read recorded while a derived computation runs (``Graph/collected``): the node (retained
+/// by hand while collected: a closure may read a node it made and dropped) and the version seen.
+@usableFromInline
+struct Read: BitwiseCopyable {
+    @usableFromInline let node: Unmanaged<GraphNode>
+    @usableFromInline let version: UInt64
+
+    @inlinable init(node: Unmanaged<GraphNode>, version: UInt64) {
+        self.node = node
+        self.version = version
+    }
+}
+
 /// A vertex of the reactive graph. All fields are guarded by the lock of its component.
 ///
 /// Edges: a derived node owns its dependencies strongly; a node refers to its subscribers
@@ -30,7 +43,9 @@ class GraphNode: @unchecked Sendable {
     /// See ``componentBits``.
     @inlinable final var component: GraphComponent {
         @inline(__always) get {
-            Unmanaged<GraphComponent>.fromOpaque(UnsafeRawPointer(bitPattern: componentBits.load(ordering: .acquiring))!).takeUnretainedValue()
+            let bits = componentBits.load(ordering: .acquiring)
+            if bits == GraphComponent.nurseryBits { return GraphComponent.nursery }
+            return Unmanaged<GraphComponent>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue()
         }
     }
 
@@ -46,6 +61,9 @@ class GraphNode: @unchecked Sendable {
     /// Bumped whenever the node's value changes.
     @usableFromInline @exclusivity(unchecked) final var version: UInt64 = 0
     @exclusivity(unchecked) final var subscribers: ContiguousArray<Unmanaged<GraphNode>> = []
+    /// What a derived node read in its last run (empty for other nodes); kept here, not in
+    /// the generic subclass, so that checks and runs walk it without a virtual call.
+    @exclusivity(unchecked) final var dependencies = DependencyList()
     /// One word for the node's flags (low 8 bits, ``NodeFlags``) and, above them, the
     /// ``Graph/runEpoch`` of the last run that recorded a read of this node: sharing the word
     /// keeps a derived node within a 96-byte allocation. Epochs have 56 bits: they wrap after
@@ -79,6 +97,9 @@ class GraphNode: @unchecked Sendable {
         if bits != GraphComponent.nurseryBits {
             Unmanaged<GraphComponent>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release()
         }
+        // The nodes this one read may die with it, and theirs with them: released by the
+        // thread's teardown loop, not by a recursion as deep as the chain.
+        if !dependencies.isEmpty { Teardown.release(taking: &dependencies) }
     }
 
     /// True for ``SourceNode``s, whose reads clients inline (see `Property.value`).
@@ -87,7 +108,18 @@ class GraphNode: @unchecked Sendable {
     /// Whether this derived node must be checked (or computed) before its value is used:
     /// it has no value, or something it read may have changed since it was last validated.
     /// False for source nodes and for a node that is computing (a dependency cycle).
-    func needsCheck(in graph: Graph) -> Bool { false }
+    /// Flag tests only, except for an unwatched node with a value (``isValidated(in:)``).
+    @inline(__always) final func needsCheck(in graph: Graph) -> Bool {
+        let flags = stamp
+        if flags & NodeFlags.isDerived.rawValue == 0 || flags & NodeFlags.isComputing.rawValue != 0 { return false }
+        if flags & NodeFlags.hasValue.rawValue == 0 { return true }
+        if flags & NodeFlags.isLinked.rawValue != 0 { return flags & NodeFlags.isStale.rawValue != 0 }
+        return !isValidated(in: graph)
+    }
+
+    /// Whether this unwatched derived node was validated since the last write to its
+    /// component (see ``needsCheck(in:)``).
+    func isValidated(in graph: Graph) -> Bool { true }
 
     /// Marks this derived node validated now (before anything runs, so a cycle reaching it
     /// again stops there) and returns whether it has a value to keep if nothing it read changed.
@@ -96,7 +128,9 @@ class GraphNode: @unchecked Sendable {
     /// The `index`th node this derived node read in its last run (before its first run:
     /// of the inputs it was created with, if known), unretained, with the version seen;
     /// `nil` past the end.
-    func dependency(at index: Int) -> (node: Unmanaged<GraphNode>, version: UInt64)? { nil }
+    @inline(__always) final func dependency(at index: Int) -> (node: Unmanaged<GraphNode>, version: UInt64)? {
+        dependencies.dependency(at: index)
+    }
 
     /// Recomputes this derived node's value (its inputs are already up to date).
     func recompute(in graph: Graph) {}
@@ -106,9 +140,21 @@ class GraphNode: @unchecked Sendable {
     /// stale). An observation queues itself and returns false. Runs no user code.
     func becomeStale(in graph: Graph) -> Bool { false }
 
+    /// Ends a batch's record of a write to this source node (see ``SourceNode``).
+    func settleBatchWrite(in graph: Graph) {}
+
     /// Links or unlinks a derived node whose subscriber list became non-empty or empty
     /// (called by ``Graph/settleLinks()``, never while the node computes).
     func settleLink(in graph: Graph) {}
+
+    /// ``becomeStale(in:)``, with a derived node's (a flag) done inline.
+    @inline(__always) final func markStale(in graph: Graph) -> Bool {
+        let flags = stamp
+        if flags & NodeFlags.isDerived.rawValue == 0 { return becomeStale(in: graph) }
+        if flags & NodeFlags.isStale.rawValue != 0 { return false }
+        stamp = flags | NodeFlags.isStale.rawValue
+        return true
+    }
 
     /// Whether the node is computing (a derived node) or being modified (a source node).
     @inlinable @inline(__always) final var isBusy: Bool { stamp & (NodeFlags.isComputing.rawValue | NodeFlags.isModifying.rawValue) != 0 }
@@ -133,13 +179,18 @@ class GraphNode: @unchecked Sendable {
         var node = Unmanaged.passUnretained(self)
         let base = graph.markStack.count
         while true {
+            // Read by index, not through a copy of the array (which would retain its buffer).
             let next: Unmanaged<GraphNode>? = node._withUnsafeGuaranteedRef { current in
-                let subscribers = current.subscribers
-                if subscribers.count == 1 {
-                    return subscribers[0]._withUnsafeGuaranteedRef { $0.becomeStale(in: graph) } ? subscribers[0] : nil
+                let count = current.subscribers.count
+                if count == 1 {
+                    let subscriber = current.subscribers[0]
+                    return subscriber._withUnsafeGuaranteedRef { $0.markStale(in: graph) } ? subscriber : nil
                 }
-                for subscriber in subscribers where subscriber._withUnsafeGuaranteedRef({ $0.becomeStale(in: graph) }) {
-                    graph.markStack.append(subscriber)
+                for index in 0..<count {
+                    let subscriber = current.subscribers[index]
+                    if subscriber._withUnsafeGuaranteedRef({ $0.markStale(in: graph) }) {
+                        graph.markStack.append(subscriber)
+                    }
                 }
                 return nil
             }
@@ -166,17 +217,19 @@ struct NodeFlags: Sendable {
     /// A ``SourceNode``.
     @inlinable static var isSource: NodeFlags { NodeFlags(rawValue: 1) }
     /// A derived node's value is initialised.
-    static var hasValue: NodeFlags { NodeFlags(rawValue: 2) }
+    @inlinable static var hasValue: NodeFlags { NodeFlags(rawValue: 2) }
     /// Set by the push phase while a derived node is watched; cleared once validated.
-    static var isStale: NodeFlags { NodeFlags(rawValue: 4) }
+    @inlinable static var isStale: NodeFlags { NodeFlags(rawValue: 4) }
     /// A derived node is in its dependencies' subscriber lists.
-    static var isLinked: NodeFlags { NodeFlags(rawValue: 8) }
+    @inlinable static var isLinked: NodeFlags { NodeFlags(rawValue: 8) }
     /// A derived node is computing.
     @inlinable static var isComputing: NodeFlags { NodeFlags(rawValue: 16) }
-    /// A source node's value before a batch's first write to it is recorded (``SourceWrite``).
+    /// A source node's value before a batch's first write to it is recorded (``SourceNode/settleBatchWrite(in:)``).
     static var batchRecorded: NodeFlags { NodeFlags(rawValue: 32) }
     /// A source node's `modify` body is running.
     @inlinable static var isModifying: NodeFlags { NodeFlags(rawValue: 64) }
+    /// A ``DerivedNode`` (whose staleness and checks are flag tests, see ``GraphNode/needsCheck(in:)``).
+    static var isDerived: NodeFlags { NodeFlags(rawValue: 128) }
 }
 
 /// A node holding a value of type `Value`.

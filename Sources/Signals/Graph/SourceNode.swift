@@ -9,12 +9,22 @@ final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
         @inline(__always) set { set(.isModifying, newValue) }
     }
 
+    /// The value before a batch's first write to this node, initialised only while
+    /// ``NodeFlags/batchRecorded`` is set; allocated by the first batched write and reused.
+    @exclusivity(unchecked) private var before: UnsafeMutablePointer<Value>?
+    /// The version before that write.
+    @exclusivity(unchecked) private var versionBefore: UInt64 = 0
+
     /// `component`: a new one unless given (a constant made inside another graph's lock).
     init(_ value: Value, isEqual: (@Sendable (Value, Value) -> Bool)?, component: GraphComponent = GraphComponent()) {
         self.value = value
         self.isEqual = isEqual
         super.init(component: component)
         set(.isSource, true)
+    }
+
+    deinit {
+        before?.deallocate()
     }
 
     @usableFromInline override func currentValue(in graph: Graph) -> Value {
@@ -47,51 +57,37 @@ final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
             // The first write to this node in this thread's batch: the value before it, to
             // compare with when the batch ends.
             set(.batchRecorded, true)
-            graph.writes.append(SourceWrite(node: self, before: value, version: version, isEqual: isEqual))
+            if before == nil { before = .allocate(capacity: 1) }
+            before.unsafelyUnwrapped.initialize(to: value)
+            versionBefore = version
+            graph.writes.append(self)
         }
         value = newValue
         didChange(in: graph)
         return true
     }
 
+    /// Called when the outermost batch that wrote this node ends: if its value equals the
+    /// one before the batch, gives it back its version, so nothing that had not seen the
+    /// values in between recomputes or is notified. Takes the node's lock.
+    override func settleBatchWrite(in graph: Graph) {
+        graph.lock(self)
+        set(.batchRecorded, false)
+        if let before {
+            if let isEqual, isEqual(before.pointee, value) { version = versionBefore }
+            before.deinitialize(count: 1)
+        }
+        graph.unlock()
+    }
+
     /// Publishes an in-place change made to `value`.
     ///
     /// Versions of source nodes come from ``Graph/globalVersion``, so a version is never
-    /// reused: a batch can give a node back the version it had (``SourceWrite``) without a
+    /// reused: a batch can give a node back the version it had (``settleBatchWrite(in:)``) without a
     /// later write repeating a version a derived node saw in between.
     func didChange(in graph: Graph) {
         graph.globalVersion &+= 1
         version = graph.globalVersion
         markSubscribersStale(in: graph)
-    }
-}
-
-/// A write a batch made to a source node with an equality: the value and version before the
-/// batch's first write to it.
-protocol BatchWrite: AnyObject {
-    /// Called when the outermost batch ends: if the node's value equals the one before the
-    /// batch, gives it back its version, so nothing that had not seen the values in between
-    /// recomputes or is notified. Takes the node's lock.
-    func settle(in graph: Graph)
-}
-
-final class SourceWrite<Value>: BatchWrite {
-    private let node: SourceNode<Value>
-    private let before: Value
-    private let version: UInt64
-    private let isEqual: @Sendable (Value, Value) -> Bool
-
-    init(node: SourceNode<Value>, before: Value, version: UInt64, isEqual: @escaping @Sendable (Value, Value) -> Bool) {
-        self.node = node
-        self.before = before
-        self.version = version
-        self.isEqual = isEqual
-    }
-
-    func settle(in graph: Graph) {
-        graph.lock(node)
-        node.set(.batchRecorded, false)
-        if isEqual(before, node.value) { node.version = version }
-        graph.unlock()
     }
 }

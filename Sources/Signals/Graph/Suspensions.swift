@@ -15,9 +15,11 @@ import Synchronization
 ///
 /// A leaf lock: no component lock is taken while `mutex` is held.
 enum Suspensions {
-    /// How many threads are registered. Read without the mutex on hot paths: a thread
-    /// registers before releasing its component lock, so whoever takes that lock next sees it.
-    static let count = Atomic<Int>(0)
+    /// How many threads are registered. Read without the mutex on hot paths (through
+    /// ``Graph/suspended``, which spares them the lazy-initialisation check of a `static
+    /// let`): a thread registers before releasing its component lock, so whoever takes that
+    /// lock next sees it.
+    static let counter = SuspensionCount()
     nonisolated(unsafe) private static let mutex: UnsafeMutablePointer<pthread_mutex_t> = {
         let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)
@@ -43,7 +45,7 @@ enum Suspensions {
     /// Registers `graph` (its `waitingFor` set first). Caller holds the mutex.
     static func register(_ graph: Graph) -> UInt64 {
         threads.append(graph)
-        count.add(1, ordering: .relaxed)
+        counter.value.add(1, ordering: .relaxed)
         return generation
     }
 
@@ -51,7 +53,7 @@ enum Suspensions {
         withLock {
             graph.waitingFor = nil
             if let index = threads.firstIndex(where: { $0 === graph }) { threads.remove(at: index) }
-            count.subtract(1, ordering: .relaxed)
+            counter.value.subtract(1, ordering: .relaxed)
         }
     }
 
@@ -85,11 +87,16 @@ enum Suspensions {
     }
 }
 
+/// The number of threads registered in ``Suspensions``.
+final class SuspensionCount: Sendable {
+    let value = Atomic<Int>(0)
+}
+
 extension Graph {
     /// Whether the busy `node` is busy on another thread (which waits with its lock released);
     /// false when it is this thread's own (a dependency cycle, or a read inside `modify`).
     @inline(__always) func isBusyElsewhere(_ node: Unmanaged<GraphNode>) -> Bool {
-        Suspensions.count.load(ordering: .relaxed) > 0 && !busy.contains { $0.toOpaque() == node.toOpaque() }
+        suspended.value.load(ordering: .relaxed) > 0 && !busy.contains { $0.toOpaque() == node.toOpaque() }
     }
 
     @inline(__always) func isBusyElsewhere(_ node: GraphNode) -> Bool {
@@ -104,7 +111,7 @@ extension Graph {
     /// Ends the innermost busy node, waking threads that may wait for it.
     @inline(__always) func endBusy() {
         busy.removeLast()
-        if Suspensions.count.load(ordering: .relaxed) > 0 { Suspensions.notify() }
+        if suspended.value.load(ordering: .relaxed) > 0 { Suspensions.notify() }
     }
 
     /// Waits, with this thread's lock released, until the busy `node` of another thread has
@@ -137,10 +144,10 @@ extension Graph {
         let savedDepth = depth
         let previous = held.unsafelyUnwrapped.takeUnretainedValue()
         if isChecking {
-            keptWhileChecking.append(contentsOf: checkStack.lazy.map { $0.node.takeUnretainedValue() })
-            keptWhileChecking.append(contentsOf: busy.lazy.map { $0.takeUnretainedValue() })
+            for index in checkStack.indices { keptWhileChecking.append(checkStack[index].node.takeUnretainedValue()) }
+            for index in busy.indices { keptWhileChecking.append(busy[index].takeUnretainedValue()) }
         }
-        let keep = busy.map { $0.takeUnretainedValue() }
+        let keep = busy.indices.map { busy[$0].takeUnretainedValue() }
         depth = 0
         held = nil
         heldMember = 0

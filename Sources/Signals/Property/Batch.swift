@@ -24,8 +24,9 @@
 /// recompute, and its observers are not called. The comparison is the property's own
 /// equality (`==`, or the `equals:` given), made once per property written.
 public func batch<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
-    let graph = Graph.current.takeUnretainedValue()
-    graph.beginBatch()
-    defer { graph.endBatch() }
+    // Unretained: the thread keeps its graph state alive (no retain and release per batch).
+    let graph = Graph.current
+    graph._withUnsafeGuaranteedRef { $0.beginBatch() }
+    defer { graph._withUnsafeGuaranteedRef { $0.endBatch() } }
     return try body()
 }

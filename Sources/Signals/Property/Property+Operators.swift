@@ -3,7 +3,12 @@ extension Property {
     /// graph is locked (keep it pure and fast).
     @inlinable
     public func map<Mapped: Sendable>(_ transform: @escaping @Sendable (Value) -> Mapped) -> Property<Mapped> {
-        Property<Mapped>(node: ComputedNode({ transform(self.value) }, inputs: [node]))
+        let input = Unmanaged.passUnretained(node)
+        return Property<Mapped>(node: MapNode(input: node) { graph, storage, hasValue in
+            let new = transform(input._withUnsafeGuaranteedRef { graph.read($0) })
+            if hasValue { storage.pointee = new } else { storage.initialize(to: new) }
+            return true
+        })
     }
 
     /// A derived property holding `transform(value)`, skipping equal results: observers and
@@ -11,7 +16,17 @@ extension Property {
     @inlinable
     public func map<Mapped: Sendable & Equatable>(_ transform: @escaping @Sendable (Value) -> Mapped) -> Property<Mapped> {
         // The Equatable node cuts off equal results.
-        Property<Mapped>(node: EquatableComputedNode({ transform(self.value) }, inputs: [node]))
+        let input = Unmanaged.passUnretained(node)
+        return Property<Mapped>(node: MapNode(input: node) { graph, storage, hasValue in
+            let new = transform(input._withUnsafeGuaranteedRef { graph.read($0) })
+            if hasValue {
+                if storage.pointee == new { return false }
+                storage.pointee = new
+            } else {
+                storage.initialize(to: new)
+            }
+            return true
+        })
     }
 
     /// A property that ignores changes for which `isEqual(old, new)` is true.

@@ -119,7 +119,8 @@ public class Property<Value: Sendable>: @unchecked Sendable {
                     let source = Unmanaged.passUnretained(unsafeDowncast(node, to: SourceNode<Value>.self))
                     value = source._withUnsafeGuaranteedRef { $0.trackedValue(in: graph) }
                 } else {
-                    value = node.currentValue(in: graph)
+                    let derived = Unmanaged.passUnretained(unsafeDowncast(node, to: DerivedNode<Value>.self))
+                    value = derived._withUnsafeGuaranteedRef { $0.value(in: graph) }
                 }
                 graph.unlockAndDeliver()
                 return value

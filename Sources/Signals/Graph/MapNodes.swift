@@ -1,0 +1,50 @@
+/// A derived node holding `transform(input's value)` (``Property/map(_:)``).
+///
+/// Its one closure, `step`, is built by the inlinable `map` in the caller's module, where
+/// both types are known: it reads the input node directly (under the lock the computation
+/// already holds, not through the public `value`, which looks the thread's graph up and
+/// locks again), applies the transform, compares with the stored value (`==` for Equatable
+/// results) and stores the new one, with no generic value-witness calls. The closure is a
+/// constant, so calling it retains nothing.
+///
+/// The closure refers to the input unretained; the node retains it by hand and hands it to
+/// the thread's teardown loop on deinit, so releasing a chain of maps of any length uses
+/// constant stack (a transform that itself owns a long chain is released by recursion).
+@usableFromInline
+final class MapNode<Value>: DerivedNode<Value>, @unchecked Sendable {
+    private let input: Unmanaged<GraphNode>
+    private let step: @Sendable (Graph, UnsafeMutablePointer<Value>, Bool) -> Bool
+
+    /// `step(graph, storage, hasValue)` computes the value, stores it in `storage`
+    /// (initialising it unless `hasValue`) and returns false when it is unchanged (leaving
+    /// the old value).
+    @usableFromInline init(input: GraphNode, step: @escaping @Sendable (Graph, UnsafeMutablePointer<Value>, Bool) -> Bool) {
+        self.input = Unmanaged.passRetained(input)
+        self.step = step
+        super.init(inputs: [input])
+    }
+
+    deinit {
+        var owned: GraphNode? = input.takeRetainedValue()
+        Teardown.release(taking: &owned, leaving: nil)
+    }
+
+    override func computeAndStore(into storage: UnsafeMutablePointer<Value>, hasValue: Bool, in graph: Graph) -> Bool {
+        step(graph, storage, hasValue)
+    }
+}
+
+extension Graph {
+    /// The value of `node`, read (and recorded) by the computation running on this thread,
+    /// which holds a lock: taken again for `node` (joining its component if another).
+    @inlinable @inline(__always) func read<Value>(_ node: ValueNode<Value>) -> Value {
+        lock(node)
+        defer { unlock() }
+        if node.isSource {
+            return Unmanaged.passUnretained(unsafeDowncast(node, to: SourceNode<Value>.self))
+                ._withUnsafeGuaranteedRef { $0.trackedValue(in: self) }
+        }
+        return Unmanaged.passUnretained(unsafeDowncast(node, to: DerivedNode<Value>.self))
+            ._withUnsafeGuaranteedRef { $0.value(in: self) }
+    }
+}
