@@ -10,7 +10,8 @@ import Signals
 /// versions when updates were coalesced: O(k log n) for k changed rows. When the changes
 /// cannot be composed (see ``SnapshotUpdate/changes(since:)``), do not fit, or touch more
 /// than an eighth of the rows (a parent that filtered or sorted everything again), everything
-/// is derived again and diffed (O(n)).
+/// is derived again and diffed (O(n)); transforms that follow large changes in one pass
+/// (``RowTransform/followsLargeChanges``: Sorted) are given them instead.
 /// Its state changes only in the derived property's closure, which runs serially, under
 /// `lock`; ``parentPath(ofOwn:own:parent:)`` reads it under `lock` from any thread.
 final class Derivation<Transform: RowTransform>: @unchecked Sendable {

@@ -36,7 +36,7 @@ enum OrderLabels {
     /// As ``follow(_:removed:added:)``, in one pass over every label (O(n + k) instead of
     /// O(k log n)), for edits that touch many rows: the rows arriving in one gap are spread
     /// evenly across it. Returns the new labels and those made for `added`, in its order;
-    /// `nil` when a gap has no room for its rows.
+    /// `nil` when a gap has no room for its rows or the edits do not fit the labels.
     static func followInBulk(_ labels: RowStorage<UInt64>, removed: [Int], added: [Int]) -> (labels: RowStorage<UInt64>, made: [UInt64])? {
         let newCount = labels.count - removed.count + added.count
         var result = ContiguousArray<UInt64>()
@@ -79,6 +79,8 @@ enum OrderLabels {
             }
             nextAdded = runEnd
         }
+        // Edits that do not fit the labels (an index repeated or out of range) leave some over.
+        guard pending == nil, nextRemoved == removed.count, nextAdded == added.count else { return nil }
         return (RowStorage(result), made)
     }
 

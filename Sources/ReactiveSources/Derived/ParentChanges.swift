@@ -27,7 +27,8 @@ struct ParentChanges {
         var updated: [(old: Int, new: Int)] = []
     }
 
-    /// Reads `changes`, which turns `old` into `new`; `nil` when it does not fit them.
+    /// Reads `changes`, which turns `old` into `new`; `nil` when it does not fit them (an
+    /// index out of range, a row updated twice, or updated and inserted).
     init?<Object>(_ changes: ChangeSet, old: Snapshot<Object>, new: Snapshot<Object>) {
         guard let layout = SectionLayout(
             oldCount: old.sections.count, deleted: changes.deletedSections,
@@ -97,12 +98,19 @@ struct ParentChanges {
             Self.sortIfNeeded(&rows[key]!.removed)
             Self.sortIfNeeded(&rows[key]!.added)
         }
+        var updated = Set<RowPath>()
         for path in changes.updatedRows {
             if isPlaceholder(path, in: newShapes) { continue }
-            guard isObject(path, in: newShapes), let oldSection = layout.sources[path.section] else { return nil }
+            // A row updated twice, or updated and inserted, has no old row to update.
+            guard isObject(path, in: newShapes), let oldSection = layout.sources[path.section],
+                  updated.insert(path).inserted else { return nil }
             if !movedTo.isEmpty && movedTo.contains(path) {
                 movedAndUpdated.insert(path)
                 continue
+            }
+            if let added = rows[path.section]?.added {
+                let index = GapMapping.countLess(than: path.item, in: added)
+                guard index == added.count || added[index] != path.item else { return nil }
             }
             // Edited in place in the dictionary: a copy taken out would copy `updated` per row.
             let oldItem = rows[path.section].map { GapMapping.oldIndex(ofNew: path.item, removed: $0.removed, added: $0.added) } ?? path.item

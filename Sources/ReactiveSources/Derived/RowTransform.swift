@@ -15,8 +15,8 @@ protocol RowTransform: AnyObject, Sendable {
     /// Follows one section's `edits` (parent indexes; `old` and `new` are the parent's
     /// objects before and after), updating `objects` and `state`, and says what it did in
     /// its own indexes; `nil` when it cannot (the section is then derived again from
-    /// scratch, and `objects` and `state` are dropped). Cost: O(edits · log n) for every
-    /// transform of the package.
+    /// scratch, and `objects` and `state` are dropped). Cost: O(edits · log n), or for a
+    /// transform that ``followsLargeChanges``, O(n + edits · log edits) for large edits.
     func follow(
         _ edits: ParentChanges.Edits, old: RowStorage<Base>, new: RowStorage<Base>, objects: inout RowStorage<Object>, state: inout SectionState
     ) -> OwnEdits?

@@ -9,8 +9,8 @@ extension SortTransform {
     /// Follows edits that touch many rows without searching for any: the rows that leave are
     /// found by label in one pass, the arriving rows are sorted, and both are merged with the
     /// rows that stay, which keep their order. O(n + k log k) comparisons for k edited rows.
-    /// `nil` when a leaving row is not shown (or a gap has no room for its labels): the
-    /// section is derived again.
+    /// `nil` (nothing changed) when the edits do not fit the labels or a leaving row is not
+    /// shown: the derivation then derives everything again and diffs.
     func followInBulk(
         _ edits: ParentChanges.Edits, new: RowStorage<Object>, objects: inout RowStorage<Object>, state: inout SectionState
     ) -> OwnEdits? {
@@ -38,6 +38,7 @@ extension SortTransform {
             }
             if nextRemoved == edits.removed.count && nextUpdated == updatedByOld.count { break }
         }
+        guard nextRemoved == edits.removed.count && nextUpdated == updatedByOld.count else { return nil }
         // 2. Where they are shown, in one pass over the shown labels.
         var leavingOwn: [Int] = []
         leavingOwn.reserveCapacity(leaving.count)
@@ -92,7 +93,12 @@ extension SortTransform {
             inPlaceItems = byItem.map { inPlaceItems[$0] }
             inPlaceValues = ContiguousArray(byItem.lazy.map { inPlaceValues[$0] })
         }
-        guard let (parentLabels, made) = OrderLabels.followInBulk(state.parentLabels, removed: edits.removed, added: edits.added) else { return nil }
+        var parentLabels = state.parentLabels
+        var made: [UInt64] = []
+        if !edits.removed.isEmpty || !edits.added.isEmpty {
+            guard let followed = OrderLabels.followInBulk(state.parentLabels, removed: edits.removed, added: edits.added) else { return nil }
+            (parentLabels, made) = followed
+        }
         if !edits.added.isEmpty {
             var next = 0
             var item = 0

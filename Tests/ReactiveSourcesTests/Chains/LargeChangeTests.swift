@@ -118,3 +118,58 @@ struct LargeChangeTests {
         }
     }
 }
+
+/// A parent whose updates are written by the test, change sets included.
+final class ScriptedParent: DataSource {
+    let name = "scripted"
+    let published: MutableProperty<SnapshotUpdate<Int>>
+    var updates: Property<SnapshotUpdate<Int>> { published.readOnly }
+    let loadState = MutableProperty(LoadState()).readOnly
+    var loadEvents: Signal<LoadEvent> { .never }
+
+    init(_ objects: [Int]) {
+        published = MutableProperty(SnapshotUpdate(snapshot: Snapshot(sections: [SnapshotSection(id: "s", title: nil, objects: RowStorage(objects))])))
+    }
+
+    /// Publishes `objects` as the next version, with `changes` as the change that made them.
+    func publish(_ objects: [Int], changes: ChangeSet) {
+        let previous = published.value
+        published.value = SnapshotUpdate(
+            snapshot: Snapshot(sections: [SnapshotSection(id: "s", title: nil, objects: RowStorage(objects))]),
+            changes: changes, version: previous.version + 1
+        )
+    }
+
+    func fetchData() {}
+    func cancelFetch() {}
+}
+
+@Suite("Chains: change sets that do not fit")
+struct UnfitChangeTests {
+    /// [1, 2, 3] -> [9, 4, 2, 3] published as "insert at 0, update 0 and 1": a change set that
+    /// applies (update 0 overwrites the inserted row) but updates a row it inserted, so no
+    /// old row stands behind it. Derived sources do not trust it: they derive again.
+    @Test func anUpdateOfAnInsertedRowIsDerivedAgainNotFollowed() {
+        let parent = ScriptedParent([1, 2, 3])
+        let sorted = parent.sorted(by: <)
+        let sectioned = parent.sectioned(by: { $0 % 2 }, sectionOrder: .ascending)
+        let filtered = parent.filter { $0 != 3 }
+        let subscriptions = [sorted.updates.observe { _ in }, sectioned.updates.observe { _ in }, filtered.updates.observe { _ in }]
+        defer { subscriptions.forEach { $0.cancel() } }
+        var changes = ChangeSet()
+        changes.insertedRows = [RowPath(item: 0, section: 0)]
+        changes.updatedRows = [RowPath(item: 0, section: 0), RowPath(item: 1, section: 0)]
+        let before = parent.snapshot
+        parent.publish([9, 4, 2, 3], changes: changes)
+        #expect(changes.applied(to: before, valuesFrom: parent.snapshot) == parent.snapshot)
+        #expect(sorted.snapshot.allObjects == [2, 3, 4, 9])
+        #expect(sectioned.snapshot.sections.map { Array($0.objects) } == [[4, 2], [9, 3]])
+        #expect(filtered.snapshot.allObjects == [9, 4, 2])
+        // The same row updated twice is not trusted either.
+        var twice = ChangeSet()
+        twice.updatedRows = [RowPath(item: 1, section: 0), RowPath(item: 1, section: 0)]
+        parent.publish([9, 5, 2, 3], changes: twice)
+        #expect(sorted.snapshot.allObjects == [2, 3, 5, 9])
+        #expect(sectioned.snapshot.sections.map { Array($0.objects) } == [[2], [9, 5, 3]])
+    }
+}

@@ -34,6 +34,8 @@ extension Grouper {
         for section in sections {
             let sectionEdits = edits.rows[section]!
             let updatedByOld = sectionEdits.updated.sorted { $0.old < $1.old }
+            let oldObjects = old.sections[section].objects
+            let newObjects = new.sections[section].objects
             var nextRemoved = 0
             var nextUpdated = 0
             for (item, value) in parentLabels[section].enumerated() {
@@ -49,10 +51,10 @@ extension Grouper {
                         leaving[label] = -1
                     }
                 } else if nextUpdated < updatedByOld.count && updatedByOld[nextUpdated].old == item {
-                    let after = new.sections[section].objects[updatedByOld[nextUpdated].new]
+                    let after = newObjects[updatedByOld[nextUpdated].new]
                     let newKey = key(after)
                     nextUpdated += 1
-                    if objectOrder == nil && key(old.sections[section].objects[item]) == newKey {
+                    if objectOrder == nil && key(oldObjects[item]) == newKey {
                         leaving[label] = -2 - inPlace.count
                         inPlace.append(after)
                     } else {
@@ -63,6 +65,7 @@ extension Grouper {
                 }
                 if nextRemoved == sectionEdits.removed.count && nextUpdated == updatedByOld.count { break }
             }
+            guard nextRemoved == sectionEdits.removed.count && nextUpdated == updatedByOld.count else { return nil }
         }
         // 2. The parent's labels follow its edits; the added rows arrive in their sections.
         var arrivalOfMove: [RowPath: RowPath] = [:]
@@ -70,9 +73,9 @@ extension Grouper {
         var newParentLabels = parentLabels
         for section in sections {
             let added = edits.rows[section]!.added
-            guard let (sectionLabels, made) = OrderLabels.followInBulk(
-                parentLabels[section], removed: edits.rows[section]!.removed, added: added
-            ) else { return nil }
+            let removed = edits.rows[section]!.removed
+            guard !added.isEmpty || !removed.isEmpty else { continue }
+            guard let (sectionLabels, made) = OrderLabels.followInBulk(parentLabels[section], removed: removed, added: added) else { return nil }
             newParentLabels[section] = sectionLabels
             guard !added.isEmpty else { continue }
             var next = 0
@@ -85,7 +88,10 @@ extension Grouper {
                         departure = paired
                         departureIsUpdate[paired] = edits.movedAndUpdated.contains(path)
                     }
-                    arrivals[key(object), default: Arrivals()].append(object, RowLabel(section: section, value: made[next]), departure: departure)
+                    let arrivalKey = key(object)
+                    // A new key is a layout change, left to the other paths.
+                    guard keyIndex[arrivalKey] != nil else { return nil }
+                    arrivals[arrivalKey, default: Arrivals()].append(object, RowLabel(section: section, value: made[next]), departure: departure)
                     next += 1
                     if next == added.count { break }
                 }
@@ -102,6 +108,7 @@ extension Grouper {
         for (index, sectionKey) in keys.enumerated() where found < leaving.count {
             var position = 0
             for label in labels[sectionKey]! {
+                if found == leaving.count { break }
                 if let tag = leaving[label] {
                     found += 1
                     if tag <= -2 {
