@@ -38,12 +38,16 @@ struct LargeChangeTests {
         func expectFromScratch() {
             let limit = threshold.value
             let kept = source.snapshot.allObjects.filter { $0.value % limit != 0 }
-            #expect(filtered.snapshot.allObjects == kept)
+            // Booleans, so a failure prints a line, not 20,000 rows.
+            let filteredMatches = filtered.snapshot.allObjects == kept
+            #expect(filteredMatches, "filtered differs from scratch")
             let ordered = kept.sorted(by: LargeChangeTests.order)
-            #expect(sorted.snapshot.allObjects == ordered)
+            let sortedMatches = sorted.snapshot.allObjects == ordered
+            #expect(sortedMatches, "sorted differs from scratch")
             let groups = Dictionary(grouping: ordered, by: \.group).sorted { $0.key < $1.key }
             #expect(sectioned.snapshot.sections.map(\.title) == groups.map { String($0.key) })
-            #expect(sectioned.snapshot.sections.map { Array($0.objects) } == groups.map(\.value))
+            let sectionedMatches = sectioned.snapshot.sections.map { Array($0.objects) } == groups.map(\.value)
+            #expect(sectionedMatches, "sectioned differs from scratch")
         }
 
         /// Runs `change`, then checks each link's published change set against the snapshot
@@ -58,7 +62,8 @@ struct LargeChangeTests {
                 let changes = new.changes(since: old.version)
                 #expect(changes != nil, "each link says what changed since the version before")
                 if let changes {
-                    #expect(changes.applied(to: old.snapshot, valuesFrom: new.snapshot) == new.snapshot)
+                    let changeApplies = changes.applied(to: old.snapshot, valuesFrom: new.snapshot) == new.snapshot
+                    #expect(changeApplies, "the change set does not turn the old snapshot into the new one")
                     result.append(changes)
                 }
             }
@@ -115,6 +120,45 @@ struct LargeChangeTests {
             let reinserted = insertedIDs.intersection(edited)
             #expect(reinserted.isEmpty, "\(reinserted.count) edited rows reported as inserts")
             #expect(insertedIDs.count == shown.filter { $0.id >= 100_000 * (round + 1) }.count)
+        }
+    }
+}
+
+extension LargeChangeTests {
+    /// Sections by key or by first appearance, rows ordered by object: rows that change
+    /// section, sections whose first row changes, thousands at once.
+    @Test(arguments: [true, false])
+    func aRefreshMovingRowsBetweenSectionsOrderedByObjectIsFollowedExactly(ascendingKeys: Bool) {
+        var random = SplitMix64(seed: 22)
+        var objects = Self.rows(6_000, &random).map { Row(id: $0.id, value: $0.value, group: $0.id % 7) }
+        let source = SimpleDataSource(name: "rows", objects: objects)
+        let byIDDescending: @Sendable (Row, Row) -> Bool = { $0.id > $1.id }
+        let sectioned = source.sorted(by: Self.order)
+            .sectioned(by: \.group, sectionOrder: ascendingKeys ? .ascending : .firstAppearance, objectOrder: byIDDescending)
+        let subscription = sectioned.updates.observe { _ in }
+        defer { subscription.cancel() }
+        for round in 0..<4 {
+            for index in objects.indices where random.next() % 5 == 0 {
+                objects[index].group = Int(random.next() % 7)
+                objects[index].value = Int.random(in: 0..<100_000, using: &random)
+            }
+            objects.removeAll { _ in random.next() % 10 == 0 }
+            objects += Self.rows(500, from: 100_000 * (round + 1), &random).map { Row(id: $0.id, value: $0.value, group: $0.id % 7) }
+            let before = sectioned.updates.value
+            source.replaceObjects(with: objects)
+            let after = sectioned.updates.value
+            let changes = after.changes(since: before.version)
+            let changeApplies = changes.map { $0.applied(to: before.snapshot, valuesFrom: after.snapshot) == after.snapshot } == true
+            #expect(changeApplies, "the change set does not turn the old snapshot into the new one")
+            // From scratch: keys ascending or by first appearance in the sorted rows; rows by id, descending.
+            let ordered = objects.sorted(by: Self.order)
+            var keys: [Int] = []
+            for row in ordered where !keys.contains(row.group) { keys.append(row.group) }
+            if ascendingKeys { keys.sort() }
+            let expected = keys.map { key in ordered.filter { $0.group == key }.sorted(by: byIDDescending) }
+            #expect(sectioned.snapshot.sections.map(\.title) == keys.map(String.init))
+            let sectionsMatch = sectioned.snapshot.sections.map { Array($0.objects) } == expected
+            #expect(sectionsMatch, "sections differ from scratch")
         }
     }
 }
