@@ -103,8 +103,9 @@ struct PaginatedDataSourceTests {
         #expect(source.allObjects == [1, 2, 3, 4, 5, 6])
         #expect(!source.hasMorePages, "page 3 of 3 is the last")
         #expect(source.snapshot.sections[0].placeholder == nil)
-        source.fetchNextPage()
-        try? await Task.sleep(nanoseconds: 10_000_000)
+        // Past the last page the call ends at once, without starting a load.
+        #expect(source.fetchNextPage().currentOutcome == .noMorePages)
+        #expect(!source.pagination.value.isLoadingNextPage)
         #expect(fetcher.requests.count == 3)
     }
 
@@ -121,11 +122,16 @@ struct PaginatedDataSourceTests {
     @Test func nextPageCallsAreCoalesced() async {
         let fetcher = ScriptedPageFetcher()
         let (source, _) = await loaded(fetcher)
-        for _ in 0..<10 { source.fetchNextPage() }
+        let handles = (0..<10).map { _ in source.fetchNextPage() }
         source.willDisplayRow(at: RowPath(item: 1, section: 0))
+        let afterDisplay = source.fetchNextPage()
+        #expect((handles + [afterDisplay]).allSatisfy { $0 === handles[0] }, "every call joins the one load of page 2")
         await eventually("request") { fetcher.requests.count == 2 }
-        try? await Task.sleep(nanoseconds: 10_000_000)
-        #expect(fetcher.requests.count == 2, "one request for page 2")
+        fetcher.requests[1].respond([3, 4], next: .number(3))
+        // The load's outcome is set after its page is applied: a second request for page 2
+        // (from a call that was not coalesced) would have been made before.
+        #expect(await handles[0].outcome == .loaded(objects: 2))
+        #expect(fetcher.tokens == [.first, .number(2)], "one request for page 2")
     }
 
     @Test func failedPageIsRetriedNotSkipped() async {
@@ -141,7 +147,9 @@ struct PaginatedDataSourceTests {
         #expect(source.allObjects == [1, 2], "prior content kept")
         #expect(log.values == [.willLoad, .didFinishLoading])
         source.willDisplayRow(at: RowPath(item: 1, section: 0))
-        try? await Task.sleep(nanoseconds: 10_000_000)
+        // A load would be reserved (state `.loading`) before willDisplayRow returns.
+        #expect(source.pagination.value.nextPageError != nil && !source.pagination.value.isLoadingNextPage,
+                "display does not hammer a failed page")
         #expect(fetcher.requests.count == 2, "display does not hammer a failed page")
         source.fetchNextPage()
         await eventually("retry") { fetcher.requests.count == 3 }
@@ -160,31 +168,36 @@ struct PaginatedDataSourceTests {
         await eventually("first request") { fetcher.requests.count == 1 }
         fetcher.requests[0].respond([1, 2, 3, 4], next: .number(2))
         await log.waitForFinishers(1)
+        // A next-page load is reserved (state `.loading`) before willDisplayRow returns.
         source.willDisplayRow(at: RowPath(item: 1, section: 0))
-        try? await Task.sleep(nanoseconds: 10_000_000)
-        #expect(fetcher.requests.count == 1, "row 1 of 4 is not near the end")
+        #expect(!source.pagination.value.isLoadingNextPage, "row 1 of 4 is not near the end")
         source.willDisplayRow(at: RowPath(item: 9, section: 0))
         source.willDisplayRow(at: RowPath(item: 0, section: 3))
-        try? await Task.sleep(nanoseconds: 10_000_000)
-        #expect(fetcher.requests.count == 1, "invalid paths are ignored")
+        #expect(!source.pagination.value.isLoadingNextPage, "invalid paths are ignored")
+        #expect(fetcher.requests.count == 1)
         source.willDisplayRow(at: RowPath(item: 2, section: 0))
+        #expect(source.pagination.value.isLoadingNextPage)
         await eventually("prefetch") { fetcher.requests.count == 2 }
+        #expect(fetcher.tokens == [.first, .number(2)], "one request, from the last call")
     }
 
     @Test func refreshReplacesContentAtomicallyAndIgnoresOldPages() async {
         let fetcher = ScriptedPageFetcher()
         let (source, log) = await loaded(fetcher)
-        source.fetchNextPage()
+        let shown = Recorder<[Int]>()
+        let subscription = source.updates.observe(emitsCurrentValue: false) { shown.append($0.snapshot.allObjects) }
+        defer { subscription.cancel() }
+        let page2 = source.fetchNextPage()
         await eventually("page 2 requested") { fetcher.requests.count == 2 }
         source.fetchData()
+        #expect(page2.currentOutcome == .cancelled, "the refresh ends the next-page load at once")
         #expect(source.allObjects == [1, 2], "old pages stay visible during a refresh")
         #expect(source.loadState.value.content.phase == .refreshing)
         await eventually("refresh requested") { fetcher.requests.count == 3 }
         fetcher.requests[1].respond([3, 4], next: .number(3))
-        try? await Task.sleep(nanoseconds: 10_000_000)
-        #expect(source.allObjects == [1, 2], "a page of the previous generation never lands")
         fetcher.requests[2].respond([9, 8], next: .number(2))
         await log.waitForFinishers(2)
+        #expect(!shown.values.contains { $0.contains(3) || $0.contains(4) }, "a page of the previous generation never lands: \(shown.values)")
         #expect(source.allObjects == [9, 8])
         #expect(source.pagination.value.loadedPages == 1)
     }
@@ -267,11 +280,14 @@ struct PaginatedDataSourceTests {
             if event == .willLoad { source?.cancelFetch() }
         }
         defer { canceller.cancel() }
-        source.fetchData()
-        try await Task.sleep(nanoseconds: 20_000_000)
-        #expect(calls.value == 0, "the fetch ended before its fetcher was started")
+        #expect(await source.fetchData().outcome == .cancelled)
         #expect(log.values == [.willLoad, .didFail(.cancelled)])
-        #expect(source.allObjects.isEmpty)
+        // Barrier: a second fetch, not cancelled, calls the fetcher once and lands; the
+        // cancelled fetch's task, started first, would have called it before.
+        canceller.cancel()
+        #expect(await source.fetchData().outcome == .loaded(objects: 1))
+        #expect(calls.value == 1, "the cancelled fetch ended before its fetcher was started")
+        #expect(log.values == [.willLoad, .didFail(.cancelled), .willLoad, .didFinishLoading])
     }
 
     @Test func nextPageIsRequestedAfterFetchNextPageReturns() async {
@@ -299,23 +315,26 @@ struct PaginatedDataSourceTests {
         source.fetchData()
         await log.waitForFinishers(1)
         #expect(source.allObjects == [1, 2])
+        let shown = Recorder<[Int]>()
+        let subscription = source.updates.observe(emitsCurrentValue: false) { shown.append($0.snapshot.allObjects) }
+        defer { subscription.cancel() }
 
-        source.fetchNextPage()  // call 2 cancels it
-        try? await Task.sleep(nanoseconds: 20_000_000)
+        #expect(await source.fetchNextPage().outcome == .cancelled)  // call 2 cancels it
         #expect(source.allObjects == [1, 2], "the cancelled page never lands")
         #expect(source.pagination.value.nextPage == .idle && source.pagination.value.loadedPages == 1)
 
-        source.fetchData()  // call 3 completes the refresh
-        await log.waitForFinishers(2)
-        source.fetchData()  // call 4 cancels it
-        await log.waitForFinishers(3)
-        try? await Task.sleep(nanoseconds: 20_000_000)
+        #expect(await source.fetchData().outcome == .loaded(objects: 2))  // call 3 completes the refresh
+        #expect(await source.fetchData().outcome == .cancelled)  // call 4 cancels it
+        #expect(source.allObjects == [1, 2])
+        let beforeCall5 = shown.count
+
+        // call 5: the page is fetched again and lands; the fetches cancelled before (calls 2
+        // and 4, whose fetchers returned at once) would have published anything before it.
+        #expect(await source.fetchNextPage().outcome == .loaded(objects: 1))
         #expect(log.values == [.willLoad, .didFinishLoading, .willLoad, .didFinishLoading, .willLoad, .didFail(.cancelled)],
                 "exactly one finisher per fetch")
-        #expect(source.allObjects == [1, 2])
-
-        source.fetchNextPage()  // call 5: the page is fetched again and lands
-        await eventually("page 2") { source.pagination.value.loadedPages == 2 }
+        #expect(!shown.values.prefix(beforeCall5).contains { $0.contains(3) }, "the cancelled page never lands: \(shown.values)")
+        #expect(source.pagination.value.loadedPages == 2)
         #expect(source.allObjects == [1, 2, 3])
         #expect(calls.values == [.first, .number(2), .first, .first, .number(2)])
     }
@@ -410,13 +429,15 @@ struct PaginatedDataSourceTests {
                 await log.waitForFinishers(2)
                 #expect(source.allObjects == [7])
             } else {
-                try? await Task.sleep(nanoseconds: 20_000_000)
-                #expect(fetcher.tokens == [.first, .number(2)], "no page 3 request")
                 #expect(source.pagination.value.nextPage == .idle && source.hasMorePages)
-                source.fetchNextPage()
+                // Barrier: page 3 asked for now is a new load (not one left running) and is
+                // requested once; a request left to page 2's task would have come first.
+                let page3 = source.fetchNextPage()
+                #expect(page3.currentOutcome == nil)
                 await eventually("page 3 requested") { fetcher.requests.count == 3 }
                 fetcher.requests[2].respond([5, 6], next: nil)
-                await eventually("page 3") { source.pagination.value.loadedPages == 3 }
+                #expect(await page3.outcome == .loaded(objects: 2))
+                #expect(fetcher.tokens == [.first, .number(2), .number(3)], "no page 3 request before")
                 #expect(source.allObjects == [1, 2, 3, 4, 5, 6])
             }
         }
@@ -549,16 +570,20 @@ struct PaginatedDataSourceTests {
     @Test func cancelStopsRefreshAndNextPage() async {
         let fetcher = ScriptedPageFetcher()
         let (source, log) = await loaded(fetcher)
-        source.fetchNextPage()
+        let shown = Recorder<[Int]>()
+        let subscription = source.updates.observe(emitsCurrentValue: false) { shown.append($0.snapshot.allObjects) }
+        defer { subscription.cancel() }
+        let page2 = source.fetchNextPage()
         await eventually("request") { fetcher.requests.count == 2 }
         source.cancelFetch()
+        #expect(page2.currentOutcome == .cancelled)
         #expect(source.pagination.value.nextPage == .idle)
         fetcher.requests[1].respond([3], next: nil)
-        try? await Task.sleep(nanoseconds: 10_000_000)
         #expect(source.allObjects == [1, 2])
         source.fetchData()
         source.cancelFetch()
         await log.waitForFinishers(2)
+        #expect(!shown.values.contains { $0.contains(3) }, "the cancelled page never lands: \(shown.values)")
         #expect(log.values.suffix(2) == [.willLoad, .didFail(.cancelled)])
         #expect(source.allObjects == [1, 2])
     }
