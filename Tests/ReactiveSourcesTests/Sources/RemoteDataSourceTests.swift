@@ -130,7 +130,8 @@ struct RemoteDataSourceTests {
         await log.waitForFinishers(2)
         fetcher.calls[0].deliver(["stale"])
         fetcher.calls[0].finish()
-        try? await Task.sleep(nanoseconds: 20_000_000)
+        // Once the stale call has returned, any batch it delivered has gone through the sink.
+        await eventually("the stale call ended") { fetcher.calls[0].hasEnded }
         #expect(source.allObjects == ["new"])
         #expect(log.values == [.willLoad, .didFail(.cancelled), .willLoad, .didPartiallyLoad, .didFinishLoading])
         #expect(fetcher.calls[0].wasCancelled, "the superseded fetch's task was cancelled")
@@ -154,22 +155,30 @@ struct RemoteDataSourceTests {
         let source = RemoteDataSource(name: "self-cancelling", fetcher: fetcher)
         box.source = source
         let log = EventLog(source)
-        source.fetchData()
-        await log.waitForFinishers(1)
-        try? await Task.sleep(nanoseconds: 20_000_000)
+        let shown = Recorder<[Int]>()
+        let subscription = source.updates.observe(emitsCurrentValue: false) { shown.append($0.snapshot.allObjects) }
+        defer { subscription.cancel() }
+        #expect(await source.fetchData().outcome == .cancelled)
         #expect(log.values == [.willLoad, .didFail(.cancelled)])
         #expect(source.allObjects.isEmpty, "the cancelled fetch's batch never lands")
 
-        source.fetchData()
-        await log.waitForFinishers(2)
+        // Call 2 comes after call 1 has delivered and returned: anything call 1 published
+        // late would come before call 2's end.
+        #expect(await source.fetchData().outcome == .loaded(objects: 1))
+        #expect(Array(log.values.prefix(2)) == [.willLoad, .didFail(.cancelled)], "exactly one finisher for call 1: \(log.values)")
+        #expect(!shown.values.contains { $0.contains(1) }, "the cancelled fetch's batch never lands: \(shown.values)")
         #expect(source.allObjects == [2])
 
-        source.fetchData()  // call 3 starts call 4 from inside the fetcher
-        await log.waitForFinishers(4)
-        try? await Task.sleep(nanoseconds: 20_000_000)
-        #expect(Array(log.values.dropFirst(5)) == [.willLoad, .didFail(.cancelled), .willLoad, .didPartiallyLoad, .didFinishLoading],
-                "exactly one finisher per fetch: \(log.values)")
+        #expect(await source.fetchData().outcome == .cancelled)  // call 3 starts call 4 from inside the fetcher
+        await source.settled()  // call 4, started before call 3 ended
         #expect(source.allObjects == [4], "only the newest fetch lands")
+        // Barrier: call 5 comes after calls 3 and 4 have delivered and returned.
+        #expect(await source.fetchData().outcome == .loaded(objects: 1))
+        #expect(Array(log.values.dropFirst(5)) == [.willLoad, .didFail(.cancelled), .willLoad, .didPartiallyLoad, .didFinishLoading,
+                                                   .willLoad, .didPartiallyLoad, .didFinishLoading],
+                "exactly one finisher per fetch: \(log.values)")
+        #expect(!shown.values.contains { $0.contains(3) }, "the superseded fetch's batch never lands: \(shown.values)")
+        #expect(source.allObjects == [5])
     }
 
     @Test func cancelEndsTheFetchAndCancelsTheTask() async {
