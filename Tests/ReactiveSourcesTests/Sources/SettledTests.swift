@@ -45,10 +45,16 @@ struct SettledTests {
     @Test func waitsForAFetchThatSupersedesTheOneInFlight() async {
         let (fetcher, source) = await fetchingSource()
         let settled = Recorder<LoadState>()
+        let states = Recorder<LoadState>()
+        let observation = source.loadState.observe(emitsCurrentValue: false) { states.append($0) }
+        defer { observation.cancel() }
         let waiter = Task { settled.append(await source.settled()) }
+        let superseded = fetcher.calls[0]
         source.fetchData()
         await eventually("second call") { fetcher.calls.count == 2 }
-        try? await Task.sleep(nanoseconds: 20_000_000)
+        await eventually("the superseded call ended") { superseded.hasEnded }
+        // The wait ends on a published state that is not fetching: there was none.
+        #expect(!states.values.contains { !$0.isFetching }, "the superseded fetch's end is not the end of the wait: \(states.values)")
         #expect(settled.count == 0, "the superseded fetch's end is not the end of the wait")
         fetcher.calls[1].deliver([7])
         fetcher.calls[1].finish()
@@ -65,16 +71,22 @@ struct SettledTests {
         ])
         multi.fetchData()
         let settled = Recorder<LoadState>()
-        let waiter = Task { settled.append(await multi.settled()) }
+        let shownWhenSettled = Recorder<[[Int]]>()
+        let waiter = Task {
+            settled.append(await multi.settled())
+            shownWhenSettled.append(multi.snapshot.sections.map { Array($0.objects) })
+        }
         await eventually("calls") { first.calls.count == 1 && second.calls.count == 1 }
         first.calls[0].deliver([1])
         first.calls[0].finish()
-        try? await Task.sleep(nanoseconds: 20_000_000)
+        await multi.children[0].settled()
+        #expect(multi.loadState.value.isFetching, "one child is still loading")
         #expect(settled.count == 0, "one child is still loading")
         second.calls[0].deliver([2])
         second.calls[0].finish()
         await waiter.value
         #expect(settled.values.first?.status == .finished)
+        #expect(shownWhenSettled.values == [[[1], [2]]], "the wait ended after both children")
         #expect(multi.snapshot.sections.map(\.objects) == [[1], [2]])
     }
 
