@@ -123,10 +123,14 @@ struct PaginatedHTTPTests {
         #expect(feed.allObjects.count == 20, "old pages stay visible while refreshing")
         #expect(feed.contentState.value.phase == .refreshing)
         await eventually("refresh A reached the server") { (try? syncRequests(server, tag))?.count == 3 }
-        feed.fetchData()
-        await log.waitForFinishers(2)
-        try await Task.sleep(nanoseconds: 500_000_000)
+        let refreshB = feed.fetchData()
+        #expect(await refreshB.outcome == .loaded(objects: 10))
         #expect(log.values == [.willLoad, .didFail(.cancelled), .willLoad, .didFinishLoading])
+        #expect(feed.allObjects.map(\.id) == Array(1...10))
+        #expect(feed.pagination.value.loadedPages == 1)
+        // Barrier: a third refresh, run to its end; anything more from A or B would come first.
+        #expect(await feed.fetchData().outcome == .loaded(objects: 10))
+        #expect(log.values == [.willLoad, .didFail(.cancelled), .willLoad, .didFinishLoading, .willLoad, .didFinishLoading])
         #expect(feed.allObjects.map(\.id) == Array(1...10))
         #expect(feed.pagination.value.loadedPages == 1)
     }
