@@ -21,12 +21,20 @@ final class ScriptedPageFetcher: PageFetcher, @unchecked Sendable {
 
     private let lock = NSLock()
     private var storage: [Request] = []
+    private var requestObserver: (@Sendable (Int) -> Void)?
     var requests: [Request] { lock.withLock { storage } }
     var tokens: [PageToken] { requests.map(\.token) }
 
+    /// Calls `observer` with the number of requests so far, after each request is recorded.
+    func onRequest(_ observer: @escaping @Sendable (Int) -> Void) { lock.withLock { requestObserver = observer } }
+
     func fetchPage(_ token: PageToken) async throws -> Page<Int> {
         let request = Request(token: token)
-        lock.withLock { storage.append(request) }
+        let (count, observer) = lock.withLock {
+            storage.append(request)
+            return (storage.count, requestObserver)
+        }
+        observer?(count)
         for await result in request.answer { return try result.get() }
         throw CancellationError()
     }
@@ -467,6 +475,8 @@ struct PaginatedDataSourceTests {
         await eventually("page 1") { source.pagination.value.loadedPages == 1 }
 
         let release = DispatchSemaphore(value: 0)
+        let page4Requested = DispatchSemaphore(value: 0)
+        fetcher.inner.onRequest { if $0 == 4 { page4Requested.signal() } }
         let held = Recorder<Bool>()
         let asked = Recorder<Bool>()
         // Registered first, so it is not queued behind the held delivery.
@@ -475,8 +485,9 @@ struct PaginatedDataSourceTests {
             asked.append(true)
             source.fetchNextPage()
             release.signal()
-            let deadline = Date() + 2
-            while fetcher.inner.requests.count < 4 && Date() < deadline { usleep(1_000) }
+            // Holds this delivery until page 4 is requested, for 2 s at most: B requests it
+            // only once this delivery ends, so this gives A every chance to take it wrongly.
+            _ = page4Requested.wait(timeout: .now() + 2)
         }
         let holdsPage2 = source.updates.observe(emitsCurrentValue: false) { update in
             guard update.snapshot.numberOfObjects(inSection: 0) == 4, held.count == 0 else { return }
