@@ -10,25 +10,20 @@ extension DataSource {
     /// The objects for which `isIncluded` is true, in this source's order, in the same
     /// sections (a section whose objects are all filtered out stays, empty).
     /// A parent edit of k rows costs O(k log n) (see ``DerivedDataSource``).
+    @inlinable
     public func filter(_ isIncluded: @escaping @Sendable (Object) -> Bool) -> DerivedDataSource<Object, Object> {
-        DerivedDataSource(parent: self, transform: FilterTransform(isIncluded))
+        // Inlinable, so the filter loop is compiled for `Object` (see `CompiledLoops`).
+        DerivedDataSource(parent: self, filteredBy: isIncluded, loops: .compiled())
     }
 
     /// As ``filter(_:)``, with a predicate that depends on `parameter` (a search text, a
     /// switch): when the parameter changes, the objects are filtered again in one pass (O(n))
     /// and one update with the minimal change set is published.
+    @inlinable
     public func filter<Parameter: Equatable & Sendable>(
         using parameter: Property<Parameter>, _ isIncluded: @escaping @Sendable (Parameter, Object) -> Bool
     ) -> DerivedDataSource<Object, Object> {
-        let initial = parameter.value
-        let transform = FilterTransform<Object> { isIncluded(initial, $0) }
-        let current = ParameterBox(initial)
-        return DerivedDataSource(parent: self, transform: transform) { derivation, previous in
-            let value = parameter.value
-            guard current.replace(with: value) else { return derivation.next(previous) }
-            transform.setPredicate { isIncluded(value, $0) }
-            return derivation.rederive(previous)
-        }
+        DerivedDataSource(parent: self, filteredUsing: parameter, isIncluded, loops: .compiled())
     }
 
     /// The objects sorted by `areInIncreasingOrder` within each section. A parent edit of
@@ -40,8 +35,8 @@ extension DataSource {
     /// again (O(n log n)).
     @inlinable
     public func sorted(by areInIncreasingOrder: @escaping @Sendable (Object, Object) -> Bool) -> DerivedDataSource<Object, Object> {
-        // Inlinable, so the sort loop is compiled for `Object` (see `PositionSorting`).
-        DerivedDataSource(parent: self, sortedBy: areInIncreasingOrder, sorter: PositionSorting<Object>.compiled())
+        // Inlinable, so the sort and merge loops are compiled for `Object` (see `CompiledLoops`).
+        DerivedDataSource(parent: self, sortedBy: areInIncreasingOrder, loops: .compiled())
     }
 
     /// The objects sorted by the value at `keyPath`, ascending. Inlinable, so the key path
@@ -57,18 +52,11 @@ extension DataSource {
     /// As ``sorted(by:)-(Object,Object)->Bool``, with an order that depends on `parameter`
     /// (a sort-order switch): when it changes, everything is sorted again (O(n log n)) and
     /// one update with the rows' moves is published.
+    @inlinable
     public func sorted<Parameter: Equatable & Sendable>(
         using parameter: Property<Parameter>, by areInIncreasingOrder: @escaping @Sendable (Parameter, Object, Object) -> Bool
     ) -> DerivedDataSource<Object, Object> {
-        let initial = parameter.value
-        let transform = SortTransform<Object> { areInIncreasingOrder(initial, $0, $1) }
-        let current = ParameterBox(initial)
-        return DerivedDataSource(parent: self, transform: transform) { derivation, previous in
-            let value = parameter.value
-            guard current.replace(with: value) else { return derivation.next(previous) }
-            transform.setComparator { areInIncreasingOrder(value, $0, $1) }
-            return derivation.rederive(previous)
-        }
+        DerivedDataSource(parent: self, sortedUsing: parameter, by: areInIncreasingOrder, loops: .compiled())
     }
 }
 

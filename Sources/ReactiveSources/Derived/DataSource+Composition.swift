@@ -11,6 +11,8 @@ extension DataSource {
     /// This source's objects grouped into sections by `key` (a ``SectionedDataSource`` over
     /// this source, named like it unless `name` is given). A parent edit of k rows costs
     /// O(k log² n + sections log sections); see ``SectionedDataSource`` for titles and order.
+    /// Inlinable, so the merge loop of large edits is compiled for `Object`.
+    @inlinable
     public func sectioned<Key: Hashable & Sendable>(
         by key: @escaping @Sendable (Object) -> Key,
         name: String? = nil,

@@ -67,10 +67,52 @@ public final class DerivedDataSource<Base: Hashable & Sendable, Object: Hashable
 }
 
 extension DerivedDataSource where Base == Object {
-    /// A source showing `parent`'s objects sorted by `less`, sorting positions with `sorter`.
+    /// A source showing `parent`'s objects that pass `isIncluded`.
     @usableFromInline
-    convenience init(parent: any DataSource<Object>, sortedBy less: @escaping @Sendable (Object, Object) -> Bool, sorter: @escaping PositionSorting<Object>.Sorter) {
-        self.init(parent: parent, transform: SortTransform(less, sorter: sorter))
+    convenience init(parent: any DataSource<Object>, filteredBy isIncluded: @escaping @Sendable (Object) -> Bool, loops: CompiledLoops<Object>) {
+        self.init(parent: parent, transform: FilterTransform(isIncluded, loops: loops))
+    }
+
+    /// A source showing `parent`'s objects that pass `isIncluded` with the current value of
+    /// `parameter`, filtered again when it changes.
+    @usableFromInline
+    convenience init<Parameter: Equatable & Sendable>(
+        parent: any DataSource<Object>, filteredUsing parameter: Property<Parameter>,
+        _ isIncluded: @escaping @Sendable (Parameter, Object) -> Bool, loops: CompiledLoops<Object>
+    ) {
+        let initial = parameter.value
+        let transform = FilterTransform<Object>({ isIncluded(initial, $0) }, loops: loops)
+        let current = ParameterBox(initial)
+        self.init(parent: parent, transform: transform) { derivation, previous in
+            let value = parameter.value
+            guard current.replace(with: value) else { return derivation.next(previous) }
+            transform.setPredicate { isIncluded(value, $0) }
+            return derivation.rederive(previous)
+        }
+    }
+
+    /// A source showing `parent`'s objects sorted by `less`.
+    @usableFromInline
+    convenience init(parent: any DataSource<Object>, sortedBy less: @escaping @Sendable (Object, Object) -> Bool, loops: CompiledLoops<Object>) {
+        self.init(parent: parent, transform: SortTransform(less, loops: loops))
+    }
+
+    /// A source showing `parent`'s objects sorted by `less` with the current value of
+    /// `parameter`, sorted again when it changes.
+    @usableFromInline
+    convenience init<Parameter: Equatable & Sendable>(
+        parent: any DataSource<Object>, sortedUsing parameter: Property<Parameter>,
+        by less: @escaping @Sendable (Parameter, Object, Object) -> Bool, loops: CompiledLoops<Object>
+    ) {
+        let initial = parameter.value
+        let transform = SortTransform<Object>({ less(initial, $0, $1) }, loops: loops)
+        let current = ParameterBox(initial)
+        self.init(parent: parent, transform: transform) { derivation, previous in
+            let value = parameter.value
+            guard current.replace(with: value) else { return derivation.next(previous) }
+            transform.setComparator { less(value, $0, $1) }
+            return derivation.rederive(previous)
+        }
     }
 }
 

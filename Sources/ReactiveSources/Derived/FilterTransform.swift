@@ -6,9 +6,11 @@
 final class FilterTransform<Object: Hashable & Sendable>: RowTransform, @unchecked Sendable {
     /// The predicate; replaced when its parameters change.
     private var isIncluded: @Sendable (Object) -> Bool
+    private let loops: CompiledLoops<Object>
 
-    init(_ isIncluded: @escaping @Sendable (Object) -> Bool) {
+    init(_ isIncluded: @escaping @Sendable (Object) -> Bool, loops: CompiledLoops<Object>) {
         self.isIncluded = isIncluded
+        self.loops = loops
     }
 
     /// Replaces the predicate; the caller derives everything again.
@@ -17,18 +19,8 @@ final class FilterTransform<Object: Hashable & Sendable>: RowTransform, @uncheck
     }
 
     func build(_ parent: RowStorage<Object>) -> (objects: RowStorage<Object>, state: RankedBits) {
-        let isIncluded = self.isIncluded
-        // One pass over the parent's chunks (no per-row tree lookup).
-        var bits = RankedBits.Builder()
-        var objects: [Object] = []
-        parent.withChunks { chunk in
-            for object in chunk {
-                let kept = isIncluded(object)
-                bits.append(kept)
-                if kept { objects.append(object) }
-            }
-        }
-        return (RowStorage(objects), bits.finish())
+        let (objects, words) = loops.filter(parent, isIncluded)
+        return (objects, RankedBits(words: words, count: parent.count))
     }
 
     /// The rows whose bit changed: a parameter change over the same parent rows only hides

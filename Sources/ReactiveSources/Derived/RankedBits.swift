@@ -29,28 +29,22 @@ struct RankedBits {
         rebuildTrees()
     }
 
-    /// Builds bits by appending them, a word at a time: O(n / 64) words written.
-    struct Builder {
-        private var blocks: [Block] = []
-        private var block = Block()
-
-        init() {}
-
-        mutating func append(_ bit: Bool) {
-            if block.count == RankedBits.blockBits {
-                blocks.append(block)
-                block = Block()
-            }
-            block.append(bit)
-        }
-
-        func finish() -> RankedBits {
-            RankedBits(blocks: blocks + [block])
-        }
-    }
-
-    private init(blocks: [Block]) {
-        self.blocks = blocks
+    /// The `count` bits packed in `words` (bit `i % 64` of word `i / 64`; bits past `count`
+    /// must be clear). O(n / 64).
+    init(words: [UInt64], count: Int) {
+        let perBlock = Self.blockBits / 64
+        var start = 0
+        var remaining = count
+        repeat {
+            var block = Block()
+            let bits = Swift.min(Self.blockBits, remaining)
+            block.words = Array(words[start..<(start + (bits + 63) / 64)])
+            block.count = bits
+            block.ones = block.words.reduce(0) { $0 + $1.nonzeroBitCount }
+            blocks.append(block)
+            start += perBlock
+            remaining -= bits
+        } while remaining > 0
         rebuildTrees()
     }
 

@@ -116,92 +116,27 @@ extension SortTransform {
         // Labels are unique, so this order is total.
         var order = Array(arrivalValues.indices)
         arrivalValues.withUnsafeBufferPointer { values in
-            arrivalLabels.withUnsafeBufferPointer { labels in sorter(less, values, labels, &order) }
+            arrivalLabels.withUnsafeBufferPointer { labels in loops.sort(less, values, labels, &order) }
         }
-        // 4. Merge the rows that stay (in order) with the arriving ones.
-        let count = objects.count - leavingOwn.count + inPlaceItems.count + order.count
-        var merged = ContiguousArray<Object>()
-        var mergedLabels = ContiguousArray<UInt64>()
-        merged.reserveCapacity(count)
-        mergedLabels.reserveCapacity(count)
-        var staying = StayingRows(objects: objects, labels: state.labels, leaving: leavingOwn, inPlaceItems: inPlaceItems, inPlaceValues: inPlaceValues)
-        var stay = staying.next()
-        var nextArrival = 0
-        while let row = stay {
-            guard nextArrival < order.count else { break }
-            let arrival = order[nextArrival]
-            if precedes(row, staying.label, arrivalValues[arrival], arrivalLabels[arrival]) {
-                if staying.changed { own.updated.append(merged.count) }
-                merged.append(row)
-                mergedLabels.append(staying.label)
-                stay = staying.next()
-            } else {
-                let source = arrivalSources[arrival]
-                if source >= 0 { own.added.append((source, merged.count)) } else { own.moved.append((-1 - source, merged.count)) }
-                merged.append(arrivalValues[arrival])
-                mergedLabels.append(arrivalLabels[arrival])
-                nextArrival += 1
-            }
-        }
-        while let row = stay {
-            if staying.changed { own.updated.append(merged.count) }
-            merged.append(row)
-            mergedLabels.append(staying.label)
-            stay = staying.next()
-        }
-        while nextArrival < order.count {
-            let arrival = order[nextArrival]
-            let source = arrivalSources[arrival]
-            if source >= 0 { own.added.append((source, merged.count)) } else { own.moved.append((-1 - source, merged.count)) }
-            merged.append(arrivalValues[arrival])
-            mergedLabels.append(arrivalLabels[arrival])
-            nextArrival += 1
-        }
-        objects = RowStorage(merged)
-        state = SectionState(parentLabels: parentLabels, labels: RowStorage(mergedLabels))
-        return own
-    }
-
-    /// The shown rows that stay, in order: those not leaving, and the changed rows that keep
-    /// their place (with their new value). ``label`` and ``changed`` describe the row last
-    /// returned by ``next()``.
-    private struct StayingRows {
-        var objects: RowStorage<Object>.Iterator
-        var labels: RowStorage<UInt64>.Iterator
-        let leaving: [Int]
-        let inPlaceItems: [Int]
-        let inPlaceValues: ContiguousArray<Object>
-        var item = 0
-        var nextLeaving = 0
+        // 4. Merge the rows that stay (in order) with the arriving ones; the rows changed in
+        //    place leave and come back at the same position.
+        var leavingOnly: [Int] = []
+        leavingOnly.reserveCapacity(leavingOwn.count - inPlaceItems.count)
         var nextInPlace = 0
-        var label: UInt64 = 0
-        var changed = false
-
-        init(objects: RowStorage<Object>, labels: RowStorage<UInt64>, leaving: [Int], inPlaceItems: [Int], inPlaceValues: ContiguousArray<Object>) {
-            self.objects = objects.makeIterator()
-            self.labels = labels.makeIterator()
-            self.leaving = leaving
-            self.inPlaceItems = inPlaceItems
-            self.inPlaceValues = inPlaceValues
+        for item in leavingOwn {
+            if nextInPlace < inPlaceItems.count && inPlaceItems[nextInPlace] == item { nextInPlace += 1 } else { leavingOnly.append(item) }
         }
-
-        mutating func next() -> Object? {
-            while let object = objects.next(), let rowLabel = labels.next() {
-                let current = item
-                item += 1
-                label = rowLabel
-                guard nextLeaving < leaving.count && leaving[nextLeaving] == current else {
-                    changed = false
-                    return object
-                }
-                nextLeaving += 1
-                if nextInPlace < inPlaceItems.count && inPlaceItems[nextInPlace] == current {
-                    nextInPlace += 1
-                    changed = true
-                    return inPlaceValues[nextInPlace - 1]
-                }
-            }
-            return nil
+        let merged = loops.mergeSorted(
+            objects, state.labels, leavingOnly, inPlaceItems, inPlaceValues,
+            arrivalValues, arrivalLabels, order, less
+        )
+        own.updated = merged.updatedPositions
+        for (index, position) in merged.arrivalPositions.enumerated() {
+            let source = arrivalSources[order[index]]
+            if source >= 0 { own.added.append((source, position)) } else { own.moved.append((-1 - source, position)) }
         }
+        objects = merged.objects
+        state = SectionState(parentLabels: parentLabels, labels: RowStorage(merged.labels))
+        return own
     }
 }

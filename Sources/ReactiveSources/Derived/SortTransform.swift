@@ -22,12 +22,12 @@ final class SortTransform<Object: Hashable & Sendable>: RowTransform, @unchecked
     }
 
     private(set) var comparator: @Sendable (Object, Object) -> Bool
-    /// Sorts positions by the comparator (compiled for `Object` when built by inlinable code).
-    let sorter: PositionSorting<Object>.Sorter
+    /// Sorts and merges rows (compiled for `Object` by the inlinable factories).
+    let loops: CompiledLoops<Object>
 
-    init(_ areInIncreasingOrder: @escaping @Sendable (Object, Object) -> Bool, sorter: @escaping PositionSorting<Object>.Sorter = PositionSorting.compiled()) {
+    init(_ areInIncreasingOrder: @escaping @Sendable (Object, Object) -> Bool, loops: CompiledLoops<Object>) {
         comparator = areInIncreasingOrder
-        self.sorter = sorter
+        self.loops = loops
     }
 
     /// Replaces the order; the caller derives everything again.
@@ -43,7 +43,7 @@ final class SortTransform<Object: Hashable & Sendable>: RowTransform, @unchecked
         let labels = ContiguousArray(values.indices.lazy.map(OrderLabels.fromScratch))
         var order = Array(values.indices)
         values.withUnsafeBufferPointer { values in
-            labels.withUnsafeBufferPointer { labels in sorter(comparator, values, labels, &order) }
+            labels.withUnsafeBufferPointer { labels in loops.sort(comparator, values, labels, &order) }
         }
         return (
             RowStorage(order.lazy.map { values[$0] }),

@@ -2,7 +2,7 @@ import ReactiveSourcesTesting
 import Testing
 @testable import ReactiveSources
 
-/// The filter's bit sequence against a plain `[Bool]`: built by appending, edited at random
+/// The filter's bit sequence against a plain `[Bool]`: built from packed words, edited at random
 /// (so blocks split and hold counts that are not multiples of 64), and compared bit for bit,
 /// by rank and by the differences a parameter change reads. Replay with `RELIABILITY_SEED`.
 @Suite("RankedBits")
@@ -13,9 +13,8 @@ struct RankedBitsTests {
         for sequence in 0..<40 {
             var random = SplitMix64(seed: SplitMix64.mix(seed, UInt64(sequence)))
             var model = (0..<Int.random(in: 0..<3_000, using: &random)).map { _ in random.chance(60) }
-            var builder = RankedBits.Builder()
-            for bit in model { builder.append(bit) }
-            var bits = builder.finish()
+            var bits = packed(model)
+            #expect(bits.count == model.count && (0..<model.count).allSatisfy { bits.bit(at: $0) == model[$0] }, "seed \(seed), sequence \(sequence)")
             for _ in 0..<Int.random(in: 0..<400, using: &random) {
                 if model.isEmpty || random.chance(60) {
                     let index = Int.random(in: 0...model.count, using: &random)
@@ -31,9 +30,7 @@ struct RankedBitsTests {
             #expect(bits.count == model.count && bits.oneCount == model.filter { $0 }.count, "seed \(seed), sequence \(sequence)")
             #expect((0..<model.count).allSatisfy { bits.bit(at: $0) == model[$0] }, "seed \(seed), sequence \(sequence)")
             let other = model.map { _ in random.chance(50) }
-            var otherBuilder = RankedBits.Builder()
-            for bit in other { otherBuilder.append(bit) }
-            let (deleted, inserted) = bits.differences(to: otherBuilder.finish())!
+            let (deleted, inserted) = bits.differences(to: packed(other))!
             var expectedDeleted: [Int] = []
             var expectedInserted: [Int] = []
             var oldRank = 0
@@ -46,8 +43,13 @@ struct RankedBitsTests {
             }
             #expect(deleted == expectedDeleted && inserted == expectedInserted, "seed \(seed), sequence \(sequence)")
         }
-        var one = RankedBits.Builder()
-        one.append(true)
-        #expect(RankedBits.Builder().finish().differences(to: one.finish()) == nil, "different counts")
+        #expect(packed([]).differences(to: packed([true])) == nil, "different counts")
+    }
+
+    /// `bits` packed in words, as the filter's loop packs them.
+    private func packed(_ bits: [Bool]) -> RankedBits {
+        var words = [UInt64](repeating: 0, count: (bits.count + 63) / 64)
+        for (index, bit) in bits.enumerated() where bit { words[index / 64] |= 1 << UInt64(index % 64) }
+        return RankedBits(words: words, count: bits.count)
     }
 }

@@ -129,25 +129,25 @@ extension Grouper {
         var newSmallest = smallestLabels
         var arrivalPaths = [RowPath?](repeating: nil, count: departureIsUpdate.count)
         for (index, sectionKey) in keys.enumerated() {
-            var sectionArrivals = arrivals.removeValue(forKey: sectionKey) ?? Arrivals()
+            let sectionArrivals = arrivals.removeValue(forKey: sectionKey) ?? Arrivals()
             guard !sectionArrivals.labels.isEmpty || !leavingPositions[index].isEmpty || !inPlacePositions[index].isEmpty else { continue }
-            sectionArrivals.sort(by: precedes)
-            let merged = merge(
-                own.sections[index].objects, labels: labels[sectionKey]!, leaving: leavingPositions[index],
-                inPlace: inPlacePositions[index], values: inPlace, arrivals: sectionArrivals
+            let order = sectionArrivals.order(by: precedes)
+            let changed = inPlacePositions[index].sorted { $0.position < $1.position }
+            let merged = loops.mergeGrouped(
+                own.sections[index].objects, labels[sectionKey]!, leavingPositions[index], changed.map(\.position),
+                ContiguousArray(changed.lazy.map { inPlace[$0.index] }), sectionArrivals.objects, sectionArrivals.labels, order, objectOrder
             )
             guard !merged.objects.isEmpty else { return nil }
             for position in leavingPositions[index] { result.deletedRows.append(RowPath(item: position, section: index)) }
-            for (arrival, position) in merged.arrivalPositions.enumerated() {
-                let departure = sectionArrivals.departures[arrival]
+            for (rank, position) in merged.arrivalPositions.enumerated() {
+                let departure = sectionArrivals.departures[order[rank]]
                 if departure >= 0 { arrivalPaths[departure] = RowPath(item: position, section: index) } else {
                     result.insertedRows.append(RowPath(item: position, section: index))
                 }
             }
             result.updatedRows.append(contentsOf: merged.updatedPositions.lazy.map { RowPath(item: $0, section: index) })
-            sectionsOut[index].objects = RowStorage(merged.objects)
-            let sectionLabels = RowStorage(merged.labels)
-            newLabels[sectionKey] = sectionLabels
+            sectionsOut[index].objects = merged.objects
+            newLabels[sectionKey] = RowStorage(merged.labels)
             if objectOrder != nil { newSmallest[sectionKey] = merged.labels.min() }
         }
         // A moved row is deleted and inserted above; report it as a move (and an update).
@@ -175,65 +175,6 @@ extension Grouper {
         result.movedRows.sort { $0.to < $1.to }
         return (Snapshot(sections: sectionsOut), result)
     }
-
-    /// One section's rows after a bulk edit, and where its arrivals and in-place changes went.
-    private struct Merged {
-        var objects = ContiguousArray<Object>()
-        var labels = ContiguousArray<RowLabel>()
-        /// Per arrival (in the sorted order), its new position.
-        var arrivalPositions: [Int] = []
-        /// New positions of rows changed in place.
-        var updatedPositions: [Int] = []
-    }
-
-    /// Merges a section's rows, less those at `leaving` (ascending) and with those at
-    /// `inPlace` replaced by `values`, with `arrivals` (sorted). O(n + k) comparisons.
-    private func merge(
-        _ objects: RowStorage<Object>, labels: RowStorage<RowLabel>, leaving: [Int],
-        inPlace: [(position: Int, index: Int)], values: ContiguousArray<Object>, arrivals: Arrivals
-    ) -> Merged {
-        var merged = Merged()
-        let count = objects.count - leaving.count + arrivals.labels.count
-        merged.objects.reserveCapacity(count)
-        merged.labels.reserveCapacity(count)
-        merged.arrivalPositions.reserveCapacity(arrivals.labels.count)
-        let sortedInPlace = inPlace.sorted { $0.position < $1.position }
-        var nextLeaving = 0
-        var nextInPlace = 0
-        var nextArrival = 0
-        var position = 0
-        var rowLabels = labels.makeIterator()
-        func takeArrivals(before object: Object?, _ label: RowLabel?) {
-            while nextArrival < arrivals.labels.count {
-                if let object, let label, !precedes(arrivals.objects[nextArrival], arrivals.labels[nextArrival], object, label) { return }
-                merged.arrivalPositions.append(merged.objects.count)
-                merged.objects.append(arrivals.objects[nextArrival])
-                merged.labels.append(arrivals.labels[nextArrival])
-                nextArrival += 1
-            }
-        }
-        for object in objects {
-            let label = rowLabels.next()!
-            defer { position += 1 }
-            if nextLeaving < leaving.count && leaving[nextLeaving] == position {
-                nextLeaving += 1
-                continue
-            }
-            var value = object
-            if nextInPlace < sortedInPlace.count && sortedInPlace[nextInPlace].position == position {
-                value = values[sortedInPlace[nextInPlace].index]
-                nextInPlace += 1
-                takeArrivals(before: value, label)
-                merged.updatedPositions.append(merged.objects.count)
-            } else {
-                takeArrivals(before: value, label)
-            }
-            merged.objects.append(value)
-            merged.labels.append(label)
-        }
-        takeArrivals(before: nil, nil)
-        return merged
-    }
 }
 
 extension Grouper.Arrivals {
@@ -243,23 +184,18 @@ extension Grouper.Arrivals {
         departures.append(departure)
     }
 
-    /// Sorts the arrivals by `precedes` unless they already are in that order.
-    mutating func sort(by precedes: (Object, RowLabel, Object, RowLabel) -> Bool) {
-        guard labels.count > 1 else { return }
+    /// The positions of the arrivals sorted by `precedes` (in place when they already are in
+    /// that order). O(k) when sorted, else O(k log k) calls of `precedes`.
+    func order(by precedes: (Object, RowLabel, Object, RowLabel) -> Bool) -> [Int] {
         var ordered = true
-        for index in 1..<labels.count where !precedes(objects[index - 1], labels[index - 1], objects[index], labels[index]) {
+        for index in labels.indices.dropFirst() where !precedes(objects[index - 1], labels[index - 1], objects[index], labels[index]) {
             ordered = false
             break
         }
-        guard !ordered else { return }
+        guard !ordered else { return Array(labels.indices) }
         let labels = self.labels
-        let order = objects.withUnsafeBufferPointer { values in
+        return objects.withUnsafeBufferPointer { values in
             labels.indices.sorted { precedes(values[$0], labels[$0], values[$1], labels[$1]) }
         }
-        let objects = self.objects
-        let departures = self.departures
-        self.objects = ContiguousArray(order.lazy.map { objects[$0] })
-        self.labels = order.map { labels[$0] }
-        self.departures = order.map { departures[$0] }
     }
 }

@@ -19,6 +19,8 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
     private let title: @Sendable (Key) -> String
     private let sectionOrder: SectionOrder<Key>
     let objectOrder: (@Sendable (Object, Object) -> Bool)?
+    /// Merges rows (compiled for `Object` by the inlinable initialisers).
+    let loops: CompiledLoops<Object>
 
     /// The parent update last grouped.
     private var last: SnapshotUpdate<Object>?
@@ -42,8 +44,10 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
         key: @escaping @Sendable (Object) -> Key,
         title: @escaping @Sendable (Key) -> String,
         sectionOrder: SectionOrder<Key>,
-        objectOrder: (@Sendable (Object, Object) -> Bool)?
+        objectOrder: (@Sendable (Object, Object) -> Bool)?,
+        loops: CompiledLoops<Object>
     ) {
+        self.loops = loops
         self.parent = parent
         self.key = key
         self.title = title
@@ -416,10 +420,17 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
 }
 
 /// Where a row stands in its parent: its section, and a number that grows along the section.
+@usableFromInline
 struct RowLabel: Comparable, Hashable, Sendable {
-    var section: Int
-    var value: UInt64
+    @usableFromInline var section: Int
+    @usableFromInline var value: UInt64
 
+    init(section: Int, value: UInt64) {
+        self.section = section
+        self.value = value
+    }
+
+    @inlinable
     static func < (lhs: RowLabel, rhs: RowLabel) -> Bool {
         (lhs.section, lhs.value) < (rhs.section, rhs.value)
     }

@@ -44,7 +44,9 @@ public final class SectionedDataSource<Object: Hashable & Sendable, Key: Hashabl
     ///   - title: The section title for a key; defaults to `String(describing: key)`.
     ///   - sectionOrder: The order of sections; defaults to first appearance.
     ///   - objectOrder: Optional order of objects within a section.
-    public init(
+    /// Inlinable, so the merge loop of large edits is compiled for `Object`.
+    @inlinable
+    public convenience init(
         name: String = "",
         child: any DataSource<Object>,
         key: @escaping @Sendable (Object) -> Key,
@@ -52,9 +54,22 @@ public final class SectionedDataSource<Object: Hashable & Sendable, Key: Hashabl
         sectionOrder: SectionOrder<Key> = .firstAppearance,
         objectOrder: (@Sendable (Object, Object) -> Bool)? = nil
     ) {
+        self.init(name: name, child: child, key: key, title: title, sectionOrder: sectionOrder, objectOrder: objectOrder, loops: .compiled())
+    }
+
+    @usableFromInline
+    init(
+        name: String,
+        child: any DataSource<Object>,
+        key: @escaping @Sendable (Object) -> Key,
+        title: @escaping @Sendable (Key) -> String,
+        sectionOrder: SectionOrder<Key>,
+        objectOrder: (@Sendable (Object, Object) -> Bool)?,
+        loops: CompiledLoops<Object>
+    ) {
         self.name = name
         self.child = child
-        let grouper = Grouper(parent: child, key: key, title: title, sectionOrder: sectionOrder, objectOrder: objectOrder)
+        let grouper = Grouper(parent: child, key: key, title: title, sectionOrder: sectionOrder, objectOrder: objectOrder, loops: loops)
         updates = Property(reducing: SnapshotUpdate(snapshot: Snapshot()), equals: { $0.version == $1.version }, grouper.group)
     }
 

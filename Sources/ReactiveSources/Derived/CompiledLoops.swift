@@ -1,0 +1,157 @@
+/// The loops a derived source runs over every row of a section (sorting positions, filtering,
+/// merging a large edit), built by ``compiled()`` from inlinable code so that they run
+/// compiled for the client's `Object`: run from the library's generic code, each element
+/// read or copy costs a runtime metadata lookup (several times the work of the loop).
+/// The public factories (`filter`, `sorted`, `sectioned`) are inlinable and pass them in.
+@usableFromInline
+struct CompiledLoops<Object>: Sendable {
+    /// Sorts `order` (positions into `values` and `labels`, which must hold them) by `less`,
+    /// then by label. O(k log k) calls of `less` for k positions.
+    @usableFromInline
+    typealias Sorter = @Sendable (
+        _ less: (Object, Object) -> Bool, _ values: UnsafeBufferPointer<Object>, _ labels: UnsafeBufferPointer<UInt64>, _ order: inout [Int]
+    ) -> Void
+
+    /// The rows of `rows` for which `isIncluded` is true, and one bit per row (bit `i % 64`
+    /// of word `i / 64`). O(n) calls of `isIncluded`.
+    @usableFromInline
+    typealias Filter = @Sendable (_ rows: RowStorage<Object>, _ isIncluded: (Object) -> Bool) -> (kept: RowStorage<Object>, words: [UInt64])
+
+    /// Merges a section's rows with arriving ones (see ``Merged``): the rows at `leaving`
+    /// (ascending positions) are dropped, those at `inPlace` (ascending, disjoint from
+    /// `leaving`) take `inPlaceValues` (aligned), and `arrivals` (aligned with
+    /// `arrivalLabels`), taken in the order of the positions `order` (sorted by `less`, then
+    /// label), are placed before the first staying row they precede: by `less` then label,
+    /// or by label alone when `less` is `nil`. Labels must be unique. O(n + k) calls of `less`.
+    @usableFromInline
+    typealias Merger<Label: Comparable & Sendable> = @Sendable (
+        _ rows: RowStorage<Object>, _ labels: RowStorage<Label>, _ leaving: [Int], _ inPlace: [Int], _ inPlaceValues: ContiguousArray<Object>,
+        _ arrivals: ContiguousArray<Object>, _ arrivalLabels: [Label], _ order: [Int], _ less: ((Object, Object) -> Bool)?
+    ) -> Merged<Label>
+
+    /// A section after ``Merger``.
+    @usableFromInline
+    struct Merged<Label> {
+        @usableFromInline var objects: RowStorage<Object>
+        @usableFromInline var labels: ContiguousArray<Label>
+        /// Per arrival (in `order`), its position in `objects`.
+        @usableFromInline var arrivalPositions: [Int]
+        /// The positions in `objects` of the rows changed in place, ascending.
+        @usableFromInline var updatedPositions: [Int]
+
+        @inlinable
+        init(objects: RowStorage<Object>, labels: ContiguousArray<Label>, arrivalPositions: [Int], updatedPositions: [Int]) {
+            self.objects = objects
+            self.labels = labels
+            self.arrivalPositions = arrivalPositions
+            self.updatedPositions = updatedPositions
+        }
+    }
+
+    let sort: Sorter
+    let filter: Filter
+    /// For a Sorted source's order labels.
+    let mergeSorted: Merger<UInt64>
+    /// For a Sectioned source's row labels.
+    let mergeGrouped: Merger<RowLabel>
+
+    @usableFromInline
+    init(sort: @escaping Sorter, filter: @escaping Filter, mergeSorted: @escaping Merger<UInt64>, mergeGrouped: @escaping Merger<RowLabel>) {
+        self.sort = sort
+        self.filter = filter
+        self.mergeSorted = mergeSorted
+        self.mergeGrouped = mergeGrouped
+    }
+
+    /// The loops, compiled where this is inlined.
+    @inlinable
+    static func compiled() -> CompiledLoops {
+        CompiledLoops(
+            sort: { less, values, labels, order in
+                order.sort { less(values[$0], values[$1]) || (!less(values[$1], values[$0]) && labels[$0] < labels[$1]) }
+            },
+            filter: { rows, isIncluded in
+                var kept = ContiguousArray<Object>()
+                var words: [UInt64] = []
+                words.reserveCapacity(rows.count / 64 + 1)
+                var word: UInt64 = 0
+                var bit: UInt64 = 0
+                for object in rows {
+                    if isIncluded(object) {
+                        kept.append(object)
+                        word |= 1 << bit
+                    }
+                    bit += 1
+                    if bit == 64 {
+                        words.append(word)
+                        word = 0
+                        bit = 0
+                    }
+                }
+                if bit > 0 { words.append(word) }
+                return (RowStorage(kept), words)
+            },
+            mergeSorted: merger(),
+            mergeGrouped: merger()
+        )
+    }
+
+    /// The merge loop for one label type, compiled where this is inlined.
+    @inlinable
+    static func merger<Label: Comparable & Sendable>() -> Merger<Label> {
+        { rows, labels, leaving, inPlace, inPlaceValues, arrivals, arrivalLabels, order, less in
+            var objects = ContiguousArray<Object>()
+            var merged = ContiguousArray<Label>()
+            let count = rows.count - leaving.count + arrivals.count
+            objects.reserveCapacity(count)
+            merged.reserveCapacity(count)
+            var arrivalPositions: [Int] = []
+            arrivalPositions.reserveCapacity(arrivals.count)
+            var updatedPositions: [Int] = []
+            updatedPositions.reserveCapacity(inPlace.count)
+            var nextLeaving = 0
+            var nextInPlace = 0
+            var nextArrival = 0
+            var position = -1
+            var rowLabels = labels.makeIterator()
+            for row in rows {
+                let label = rowLabels.next().unsafelyUnwrapped
+                position += 1
+                if nextLeaving < leaving.count && leaving[nextLeaving] == position {
+                    nextLeaving += 1
+                    continue
+                }
+                var value = row
+                let changed = nextInPlace < inPlace.count && inPlace[nextInPlace] == position
+                if changed {
+                    value = inPlaceValues[nextInPlace]
+                    nextInPlace += 1
+                }
+                while nextArrival < order.count {
+                    let arrival = arrivals[order[nextArrival]]
+                    let arrivalLabel = arrivalLabels[order[nextArrival]]
+                    let arrivalFirst = if let less {
+                        less(arrival, value) || (!less(value, arrival) && arrivalLabel < label)
+                    } else {
+                        arrivalLabel < label
+                    }
+                    guard arrivalFirst else { break }
+                    arrivalPositions.append(objects.count)
+                    objects.append(arrival)
+                    merged.append(arrivalLabel)
+                    nextArrival += 1
+                }
+                if changed { updatedPositions.append(objects.count) }
+                objects.append(value)
+                merged.append(label)
+            }
+            while nextArrival < order.count {
+                arrivalPositions.append(objects.count)
+                objects.append(arrivals[order[nextArrival]])
+                merged.append(arrivalLabels[order[nextArrival]])
+                nextArrival += 1
+            }
+            return Merged(objects: RowStorage(objects), labels: merged, arrivalPositions: arrivalPositions, updatedPositions: updatedPositions)
+        }
+    }
+}
