@@ -17,6 +17,11 @@ struct CompiledLoops<Object>: Sendable {
     @usableFromInline
     typealias Filter = @Sendable (_ rows: RowStorage<Object>, _ isIncluded: (Object) -> Bool) -> (kept: RowStorage<Object>, words: [UInt64])
 
+    /// The objects at `paths` of the sections `sections`, in the order of `paths` (which must
+    /// be valid). O(k log n).
+    @usableFromInline
+    typealias Gather = @Sendable (_ sections: [RowStorage<Object>], _ paths: [RowPath]) -> ContiguousArray<Object>
+
     /// Merges a section's rows with arriving ones (see ``Merged``): the rows at `leaving`
     /// (ascending positions) are dropped, those at `inPlace` (ascending, disjoint from
     /// `leaving`) take `inPlaceValues` (aligned), and `arrivals` (aligned with
@@ -50,15 +55,17 @@ struct CompiledLoops<Object>: Sendable {
 
     let sort: Sorter
     let filter: Filter
+    let gather: Gather
     /// For a Sorted source's order labels.
     let mergeSorted: Merger<UInt64>
     /// For a Sectioned source's row labels.
     let mergeGrouped: Merger<RowLabel>
 
     @usableFromInline
-    init(sort: @escaping Sorter, filter: @escaping Filter, mergeSorted: @escaping Merger<UInt64>, mergeGrouped: @escaping Merger<RowLabel>) {
+    init(sort: @escaping Sorter, filter: @escaping Filter, gather: @escaping Gather, mergeSorted: @escaping Merger<UInt64>, mergeGrouped: @escaping Merger<RowLabel>) {
         self.sort = sort
         self.filter = filter
+        self.gather = gather
         self.mergeSorted = mergeSorted
         self.mergeGrouped = mergeGrouped
     }
@@ -90,6 +97,12 @@ struct CompiledLoops<Object>: Sendable {
                 }
                 if bit > 0 { words.append(word) }
                 return (RowStorage(kept), words)
+            },
+            gather: { sections, paths in
+                var objects = ContiguousArray<Object>()
+                objects.reserveCapacity(paths.count)
+                for path in paths { objects.append(sections[path.section][path.item]) }
+                return objects
             },
             mergeSorted: merger(),
             mergeGrouped: merger()

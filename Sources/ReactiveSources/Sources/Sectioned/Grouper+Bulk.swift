@@ -5,10 +5,11 @@ extension Grouper {
         changes.rowChangeCount * 16 > count
     }
 
-    /// The rows arriving in one keyed section, as parallel arrays (tuples holding an
-    /// `Object` cost a runtime metadata lookup per access in this unspecialised code).
+    /// The rows arriving in one keyed section, as parallel arrays of their parent paths (the
+    /// objects are gathered by compiled code: copying them here would cost a runtime metadata
+    /// lookup each).
     struct Arrivals {
-        var objects = ContiguousArray<Object>()
+        var paths: [RowPath] = []
         var labels: [RowLabel] = []
         /// The departure each pairs with (a parent move, or a changed row that may move), or -1.
         var departures: [Int] = []
@@ -25,11 +26,12 @@ extension Grouper {
         // 1. The parent rows that leave or change, by label: -1 removed, -2 - i changed in
         //    place (`inPlace` i), d >= 0 a departure that pairs with an arrival.
         var leaving: [RowLabel: Int] = [:]
+        leaving.reserveCapacity(edits.rows.values.reduce(0) { $0 + $1.removed.count + $1.updated.count })
         var departureIsUpdate: [Bool] = []
         var departureOfMove: [RowPath: Int] = [:]
         let movedFrom = Set(edits.moves.map(\.from))
         var inPlace = ContiguousArray<Object>()
-        var arrivals: [Key: Arrivals] = [:]
+        var arrivals = [Arrivals](repeating: Arrivals(), count: keys.count)
         let sections = edits.rows.keys.sorted()
         for section in sections {
             let sectionEdits = edits.rows[section]!
@@ -58,8 +60,10 @@ extension Grouper {
                         leaving[label] = -2 - inPlace.count
                         inPlace.append(after)
                     } else {
+                        // A new key is a layout change, left to the other paths.
+                        guard let target = keyIndex[newKey] else { return nil }
                         leaving[label] = departureIsUpdate.count
-                        arrivals[newKey, default: Arrivals()].append(after, label, departure: departureIsUpdate.count)
+                        arrivals[target].append(RowPath(item: updatedByOld[nextUpdated - 1].new, section: section), label, departure: departureIsUpdate.count)
                         departureIsUpdate.append(true)
                     }
                 }
@@ -88,18 +92,15 @@ extension Grouper {
                         departure = paired
                         departureIsUpdate[paired] = edits.movedAndUpdated.contains(path)
                     }
-                    let arrivalKey = key(object)
                     // A new key is a layout change, left to the other paths.
-                    guard keyIndex[arrivalKey] != nil else { return nil }
-                    arrivals[arrivalKey, default: Arrivals()].append(object, RowLabel(section: section, value: made[next]), departure: departure)
+                    guard let target = keyIndex[key(object)] else { return nil }
+                    arrivals[target].append(path, RowLabel(section: section, value: made[next]), departure: departure)
                     next += 1
                     if next == added.count { break }
                 }
                 item += 1
             }
         }
-        // Sections stay as they are: a new key is a layout change, left to the other paths.
-        for arrivalKey in arrivals.keys where keyIndex[arrivalKey] == nil { return nil }
         // 3. Where the leaving rows are shown: one pass over the sections' labels.
         var leavingPositions = [[Int]](repeating: [], count: keys.count)
         var inPlacePositions = [[(position: Int, index: Int)]](repeating: [], count: keys.count)
@@ -124,18 +125,20 @@ extension Grouper {
         guard found == leaving.count else { return nil }
         // 4. Merge each touched section's staying rows with its arrivals.
         var result = ChangeSet()
+        let parentRows = new.sections.map(\.objects)
         var sectionsOut = own.sections
         var newLabels = labels
         var newSmallest = smallestLabels
         var arrivalPaths = [RowPath?](repeating: nil, count: departureIsUpdate.count)
         for (index, sectionKey) in keys.enumerated() {
-            let sectionArrivals = arrivals.removeValue(forKey: sectionKey) ?? Arrivals()
+            let sectionArrivals = arrivals[index]
             guard !sectionArrivals.labels.isEmpty || !leavingPositions[index].isEmpty || !inPlacePositions[index].isEmpty else { continue }
-            let order = sectionArrivals.order(by: precedes)
+            let arrivalObjects = loops.gather(parentRows, sectionArrivals.paths)
+            let order = sectionArrivals.order(of: arrivalObjects, by: precedes)
             let changed = inPlacePositions[index].sorted { $0.position < $1.position }
             let merged = loops.mergeGrouped(
                 own.sections[index].objects, labels[sectionKey]!, leavingPositions[index], changed.map(\.position),
-                ContiguousArray(changed.lazy.map { inPlace[$0.index] }), sectionArrivals.objects, sectionArrivals.labels, order, objectOrder
+                ContiguousArray(changed.lazy.map { inPlace[$0.index] }), arrivalObjects, sectionArrivals.labels, order, objectOrder
             )
             guard !merged.objects.isEmpty else { return nil }
             for position in leavingPositions[index] { result.deletedRows.append(RowPath(item: position, section: index)) }
@@ -178,15 +181,15 @@ extension Grouper {
 }
 
 extension Grouper.Arrivals {
-    mutating func append(_ object: Object, _ label: RowLabel, departure: Int) {
-        objects.append(object)
+    mutating func append(_ path: RowPath, _ label: RowLabel, departure: Int) {
+        paths.append(path)
         labels.append(label)
         departures.append(departure)
     }
 
-    /// The positions of the arrivals sorted by `precedes` (in place when they already are in
-    /// that order). O(k) when sorted, else O(k log k) calls of `precedes`.
-    func order(by precedes: (Object, RowLabel, Object, RowLabel) -> Bool) -> [Int] {
+    /// The positions of the arrivals (whose objects are `objects`) sorted by `precedes`.
+    /// O(k) when already in that order, else O(k log k) calls of `precedes`.
+    func order(of objects: ContiguousArray<Object>, by precedes: (Object, RowLabel, Object, RowLabel) -> Bool) -> [Int] {
         var ordered = true
         for index in labels.indices.dropFirst() where !precedes(objects[index - 1], labels[index - 1], objects[index], labels[index]) {
             ordered = false
