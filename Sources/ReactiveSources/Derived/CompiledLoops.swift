@@ -5,12 +5,11 @@
 /// The public factories (`filter`, `sorted`, `sectioned`) are inlinable and pass them in.
 @usableFromInline
 struct CompiledLoops<Object>: Sendable {
-    /// Sorts `order` (positions into `values` and `labels`, which must hold them) by `less`,
-    /// then by label. O(k log k) calls of `less` for k positions.
+    /// Sorts `order` (positions into `values`, which must hold them) by `less`, stably: given
+    /// positions whose labels ascend, it sorts them by `less`, then by label. O(k log k) calls
+    /// of `less` for k positions.
     @usableFromInline
-    typealias Sorter = @Sendable (
-        _ less: (Object, Object) -> Bool, _ values: UnsafeBufferPointer<Object>, _ labels: UnsafeBufferPointer<UInt64>, _ order: inout [Int]
-    ) -> Void
+    typealias Sorter = @Sendable (_ less: (Object, Object) -> Bool, _ values: UnsafeBufferPointer<Object>, _ order: inout [Int]) -> Void
 
     /// The rows of `rows` for which `isIncluded` is true, and one bit per row (bit `i % 64`
     /// of word `i / 64`). O(n) calls of `isIncluded`.
@@ -74,8 +73,9 @@ struct CompiledLoops<Object>: Sendable {
     @inlinable
     static func compiled() -> CompiledLoops {
         CompiledLoops(
-            sort: { less, values, labels, order in
-                order.sort { less(values[$0], values[$1]) || (!less(values[$1], values[$0]) && labels[$0] < labels[$1]) }
+            sort: { less, values, order in
+                // `sort` is stable (SE-0372).
+                order.sort { less(values[$0], values[$1]) }
             },
             filter: { rows, isIncluded in
                 var kept = ContiguousArray<Object>()
@@ -143,8 +143,9 @@ struct CompiledLoops<Object>: Sendable {
                 while nextArrival < order.count {
                     let arrival = arrivals[order[nextArrival]]
                     let arrivalLabel = arrivalLabels[order[nextArrival]]
+                    // By `less`, then label: one call of `less` either way.
                     let arrivalFirst = if let less {
-                        less(arrival, value) || (!less(value, arrival) && arrivalLabel < label)
+                        arrivalLabel < label ? !less(value, arrival) : less(arrival, value)
                     } else {
                         arrivalLabel < label
                     }

@@ -16,7 +16,7 @@ extension SortTransform {
     ) -> OwnEdits? {
         let less = comparator
         func precedes(_ value: Object, _ label: UInt64, _ other: Object, _ otherLabel: UInt64) -> Bool {
-            less(value, other) || (!less(other, value) && label < otherLabel)
+            label < otherLabel ? !less(other, value) : less(value, other)
         }
         var own = OwnEdits()
         // 1. The labels of the parent rows that leave (removed: their parent item) or change
@@ -113,11 +113,13 @@ extension SortTransform {
                 item += 1
             }
         }
-        // Labels are unique, so this order is total.
+        // By label first (they ascend already unless changed rows move), then stably by
+        // `less`: the order is (value, label), total since labels are unique.
         var order = Array(arrivalValues.indices)
-        arrivalValues.withUnsafeBufferPointer { values in
-            arrivalLabels.withUnsafeBufferPointer { labels in loops.sort(less, values, labels, &order) }
+        if zip(arrivalLabels, arrivalLabels.dropFirst()).contains(where: { $0 >= $1 }) {
+            order.sort { arrivalLabels[$0] < arrivalLabels[$1] }
         }
+        arrivalValues.withUnsafeBufferPointer { values in loops.sort(less, values, &order) }
         // 4. Merge the rows that stay (in order) with the arriving ones; the rows changed in
         //    place leave and come back at the same position.
         var leavingOnly: [Int] = []

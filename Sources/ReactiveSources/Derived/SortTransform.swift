@@ -41,10 +41,9 @@ final class SortTransform<Object: Hashable & Sendable>: RowTransform, @unchecked
     func build(_ parent: RowStorage<Object>) -> (objects: RowStorage<Object>, state: SectionState) {
         let values = ContiguousArray(parent)
         let labels = ContiguousArray(values.indices.lazy.map(OrderLabels.fromScratch))
+        // Labels ascend with the positions, so the stable sort breaks ties by label.
         var order = Array(values.indices)
-        values.withUnsafeBufferPointer { values in
-            labels.withUnsafeBufferPointer { labels in loops.sort(comparator, values, labels, &order) }
-        }
+        values.withUnsafeBufferPointer { values in loops.sort(comparator, values, &order) }
         return (
             RowStorage(order.lazy.map { values[$0] }),
             SectionState(parentLabels: RowStorage(labels), labels: RowStorage(order.lazy.map { labels[$0] }))
@@ -59,7 +58,7 @@ final class SortTransform<Object: Hashable & Sendable>: RowTransform, @unchecked
         }
         let less = comparator
         func precedes(_ value: Object, _ label: UInt64, _ other: Object, _ otherLabel: UInt64) -> Bool {
-            less(value, other) || (!less(other, value) && label < otherLabel)
+            label < otherLabel ? !less(other, value) : less(value, other)
         }
         // 1. Where the rows that leave or change are shown (before any own edit).
         var own = OwnEdits()

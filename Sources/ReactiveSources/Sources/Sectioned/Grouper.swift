@@ -350,11 +350,9 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
 
     /// The order of rows inside a section: the object order if any, then the parent's order.
     func precedes(_ lhs: Object, _ lhsLabel: RowLabel, _ rhs: Object, _ rhsLabel: RowLabel) -> Bool {
-        if let objectOrder {
-            if objectOrder(lhs, rhs) { return true }
-            if objectOrder(rhs, lhs) { return false }
-        }
-        return lhsLabel < rhsLabel
+        guard let objectOrder else { return lhsLabel < rhsLabel }
+        // Labels break ties, so one call of the order decides.
+        return lhsLabel < rhsLabel ? !objectOrder(rhs, lhs) : objectOrder(lhs, rhs)
     }
 
     /// The first index in `0..<count` for which `isBefore` is false (`isBefore` must be true
