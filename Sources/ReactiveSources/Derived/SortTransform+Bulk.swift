@@ -100,18 +100,9 @@ extension SortTransform {
             (parentLabels, made) = followed
         }
         if !edits.added.isEmpty {
-            var next = 0
-            var item = 0
-            for value in new {
-                if item == edits.added[next] {
-                    arrivalValues.append(value)
-                    arrivalLabels.append(made[next])
-                    arrivalSources.append(item)
-                    next += 1
-                    if next == edits.added.count { break }
-                }
-                item += 1
-            }
+            arrivalValues.append(contentsOf: loops.gather([new], edits.added.map { RowPath(item: $0, section: 0) }))
+            arrivalLabels.append(contentsOf: made)
+            arrivalSources.append(contentsOf: edits.added)
         }
         // By label first (they ascend already unless changed rows move), then stably by
         // `less`: the order is (value, label), total since labels are unique.
