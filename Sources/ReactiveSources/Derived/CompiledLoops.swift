@@ -101,7 +101,31 @@ struct CompiledLoops<Object>: Sendable {
             gather: { sections, paths in
                 var objects = ContiguousArray<Object>()
                 objects.reserveCapacity(paths.count)
-                for path in paths { objects.append(sections[path.section][path.item]) }
+                var start = 0
+                while start < paths.count {
+                    // A run of ascending paths in one section: walked in one pass when dense,
+                    // else read one by one (O(log n) each).
+                    let section = paths[start].section
+                    var end = start + 1
+                    while end < paths.count && paths[end].section == section && paths[end].item > paths[end - 1].item { end += 1 }
+                    let rows = sections[section]
+                    if (end - start) * 8 >= paths[end - 1].item - paths[start].item {
+                        var next = start
+                        var item = paths[start].item
+                        var iterator = rows.makeIterator(from: item)
+                        while let object = iterator.next() {
+                            if item == paths[next].item {
+                                objects.append(object)
+                                next += 1
+                                if next == end { break }
+                            }
+                            item += 1
+                        }
+                    } else {
+                        for index in start..<end { objects.append(rows[paths[index].item]) }
+                    }
+                    start = end
+                }
                 return objects
             },
             mergeSorted: merger(),

@@ -101,6 +101,12 @@ extension RowStorage: RandomAccessCollection, MutableCollection {
         Iterator(root: root, treeCount: treeCount, tail: tail, from: 0)
     }
 
+    /// An iterator over the elements from `offset` on (`0...count`). O(log n) to make.
+    @inlinable
+    func makeIterator(from offset: Int) -> Iterator {
+        Iterator(root: root, treeCount: treeCount, tail: tail, from: offset)
+    }
+
     /// Copies the first elements into `buffer` chunk by chunk (what `Array(storage)` uses)
     /// and returns an iterator over the rest with the number copied. O(copied).
     @inlinable
