@@ -5,14 +5,15 @@ extension Grouper {
         changes.rowChangeCount * 16 > count
     }
 
-    /// The rows arriving in one keyed section, as parallel arrays of their parent paths (the
-    /// objects are gathered by compiled code: copying them here would cost a runtime metadata
-    /// lookup each).
+    /// The arriving rows, as parallel arrays (the objects are gathered by compiled code:
+    /// copying them one by one here would cost a runtime metadata lookup each).
     struct Arrivals {
-        var paths: [RowPath] = []
+        var objects = ContiguousArray<Object>()
         var labels: [RowLabel] = []
         /// The departure each pairs with (a parent move, or a changed row that may move), or -1.
         var departures: [Int] = []
+        /// The arrivals of each keyed section (indexes into the arrays above).
+        var bySection: [[Int]]
     }
 
     /// Follows parent edits that touch many rows without searching for any: the rows that
@@ -31,7 +32,7 @@ extension Grouper {
         var departureOfMove: [RowPath: Int] = [:]
         let movedFrom = Set(edits.moves.map(\.from))
         var inPlace = ContiguousArray<Object>()
-        var arrivals = [Arrivals](repeating: Arrivals(), count: keys.count)
+        var arrivals = Arrivals(bySection: Array(repeating: [], count: keys.count))
         let sections = edits.rows.keys.sorted()
         for section in sections {
             let sectionEdits = edits.rows[section]!
@@ -63,7 +64,7 @@ extension Grouper {
                         // A new key is a layout change, left to the other paths.
                         guard let target = keyIndex[newKey] else { return nil }
                         leaving[label] = departureIsUpdate.count
-                        arrivals[target].append(RowPath(item: updatedByOld[nextUpdated - 1].new, section: section), label, departure: departureIsUpdate.count)
+                        arrivals.append(after, label, departure: departureIsUpdate.count, section: target)
                         departureIsUpdate.append(true)
                     }
                 }
@@ -82,23 +83,20 @@ extension Grouper {
             guard let (sectionLabels, made) = OrderLabels.followInBulk(parentLabels[section], removed: removed, added: added) else { return nil }
             newParentLabels[section] = sectionLabels
             guard !added.isEmpty else { continue }
-            var next = 0
-            var item = 0
-            for object in new.sections[section].objects {
-                if item == added[next] {
-                    let path = RowPath(item: item, section: section)
-                    var departure = -1
-                    if !arrivalOfMove.isEmpty, let from = arrivalOfMove[path], let paired = departureOfMove[from] {
-                        departure = paired
-                        departureIsUpdate[paired] = edits.movedAndUpdated.contains(path)
-                    }
-                    // A new key is a layout change, left to the other paths.
-                    guard let target = keyIndex[key(object)] else { return nil }
-                    arrivals[target].append(path, RowLabel(section: section, value: made[next]), departure: departure)
-                    next += 1
-                    if next == added.count { break }
+            let first = arrivals.labels.count
+            arrivals.objects.append(contentsOf: loops.gather([new.sections[section].objects], added.map { RowPath(item: $0, section: 0) }))
+            for (next, item) in added.enumerated() {
+                let path = RowPath(item: item, section: section)
+                var departure = -1
+                if !arrivalOfMove.isEmpty, let from = arrivalOfMove[path], let paired = departureOfMove[from] {
+                    departure = paired
+                    departureIsUpdate[paired] = edits.movedAndUpdated.contains(path)
                 }
-                item += 1
+                // A new key is a layout change, left to the other paths.
+                guard let target = keyIndex[key(arrivals.objects[first + next])] else { return nil }
+                arrivals.labels.append(RowLabel(section: section, value: made[next]))
+                arrivals.departures.append(departure)
+                arrivals.bySection[target].append(first + next)
             }
         }
         // 3. Where the leaving rows are shown: one pass over the sections' labels.
@@ -125,25 +123,23 @@ extension Grouper {
         guard found == leaving.count else { return nil }
         // 4. Merge each touched section's staying rows with its arrivals.
         var result = ChangeSet()
-        let parentRows = new.sections.map(\.objects)
         var sectionsOut = own.sections
         var newLabels = labels
         var newSmallest = smallestLabels
         var arrivalPaths = [RowPath?](repeating: nil, count: departureIsUpdate.count)
         for (index, sectionKey) in keys.enumerated() {
-            let sectionArrivals = arrivals[index]
-            guard !sectionArrivals.labels.isEmpty || !leavingPositions[index].isEmpty || !inPlacePositions[index].isEmpty else { continue }
-            let arrivalObjects = loops.gather(parentRows, sectionArrivals.paths)
-            let order = sectionArrivals.order(of: arrivalObjects, by: precedes)
+            let sectionArrivals = arrivals.bySection[index]
+            guard !sectionArrivals.isEmpty || !leavingPositions[index].isEmpty || !inPlacePositions[index].isEmpty else { continue }
+            let order = arrivals.order(sectionArrivals, by: precedes)
             let changed = inPlacePositions[index].sorted { $0.position < $1.position }
             let merged = loops.mergeGrouped(
                 own.sections[index].objects, labels[sectionKey]!, leavingPositions[index], changed.map(\.position),
-                ContiguousArray(changed.lazy.map { inPlace[$0.index] }), arrivalObjects, sectionArrivals.labels, order, objectOrder
+                ContiguousArray(changed.lazy.map { inPlace[$0.index] }), arrivals.objects, arrivals.labels, order, objectOrder
             )
             guard !merged.objects.isEmpty else { return nil }
             for position in leavingPositions[index] { result.deletedRows.append(RowPath(item: position, section: index)) }
             for (rank, position) in merged.arrivalPositions.enumerated() {
-                let departure = sectionArrivals.departures[order[rank]]
+                let departure = arrivals.departures[order[rank]]
                 if departure >= 0 { arrivalPaths[departure] = RowPath(item: position, section: index) } else {
                     result.insertedRows.append(RowPath(item: position, section: index))
                 }
@@ -181,24 +177,21 @@ extension Grouper {
 }
 
 extension Grouper.Arrivals {
-    mutating func append(_ path: RowPath, _ label: RowLabel, departure: Int) {
-        paths.append(path)
+    mutating func append(_ object: Object, _ label: RowLabel, departure: Int, section: Int) {
+        bySection[section].append(labels.count)
+        objects.append(object)
         labels.append(label)
         departures.append(departure)
     }
 
-    /// The positions of the arrivals (whose objects are `objects`) sorted by `precedes`.
-    /// O(k) when already in that order, else O(k log k) calls of `precedes`.
-    func order(of objects: ContiguousArray<Object>, by precedes: (Object, RowLabel, Object, RowLabel) -> Bool) -> [Int] {
-        var ordered = true
-        for index in labels.indices.dropFirst() where !precedes(objects[index - 1], labels[index - 1], objects[index], labels[index]) {
-            ordered = false
-            break
-        }
-        guard !ordered else { return Array(labels.indices) }
+    /// The arrivals `indexes` sorted by `precedes`. O(k) when already in that order, else
+    /// O(k log k) calls of `precedes`.
+    func order(_ indexes: [Int], by precedes: (Object, RowLabel, Object, RowLabel) -> Bool) -> [Int] {
         let labels = self.labels
         return objects.withUnsafeBufferPointer { values in
-            labels.indices.sorted { precedes(values[$0], labels[$0], values[$1], labels[$1]) }
+            func isBefore(_ a: Int, _ b: Int) -> Bool { precedes(values[a], labels[a], values[b], labels[b]) }
+            if zip(indexes, indexes.dropFirst()).allSatisfy({ isBefore($0, $1) }) { return indexes }
+            return indexes.sorted(by: isBefore)
         }
     }
 }
