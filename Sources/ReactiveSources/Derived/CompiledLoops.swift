@@ -21,6 +21,14 @@ struct CompiledLoops<Object>: Sendable {
     @usableFromInline
     typealias Gather = @Sendable (_ sections: [RowStorage<Object>], _ paths: [RowPath]) -> ContiguousArray<Object>
 
+    /// Inserts `value` at `position` (`0...count`) of `rows`. O(chunk + log n).
+    @usableFromInline
+    typealias Insert = @Sendable (_ value: Object, _ position: Int, _ rows: inout RowStorage<Object>) -> Void
+
+    /// Removes the rows at `range` (within `0..<count`) of `rows`. O(range + chunk + log n).
+    @usableFromInline
+    typealias Remove = @Sendable (_ range: Range<Int>, _ rows: inout RowStorage<Object>) -> Void
+
     /// Merges a section's rows with arriving ones (see ``Merged``): the rows at `leaving`
     /// (ascending positions) are dropped, those at `inPlace` (ascending, disjoint from
     /// `leaving`) take `inPlaceValues` (aligned), and `arrivals` (aligned with
@@ -55,16 +63,20 @@ struct CompiledLoops<Object>: Sendable {
     let sort: Sorter
     let filter: Filter
     let gather: Gather
+    let insert: Insert
+    let remove: Remove
     /// For a Sorted source's order labels.
     let mergeSorted: Merger<UInt64>
     /// For a Sectioned source's row labels.
     let mergeGrouped: Merger<RowLabel>
 
     @usableFromInline
-    init(sort: @escaping Sorter, filter: @escaping Filter, gather: @escaping Gather, mergeSorted: @escaping Merger<UInt64>, mergeGrouped: @escaping Merger<RowLabel>) {
+    init(sort: @escaping Sorter, filter: @escaping Filter, gather: @escaping Gather, insert: @escaping Insert, remove: @escaping Remove, mergeSorted: @escaping Merger<UInt64>, mergeGrouped: @escaping Merger<RowLabel>) {
         self.sort = sort
         self.filter = filter
         self.gather = gather
+        self.insert = insert
+        self.remove = remove
         self.mergeSorted = mergeSorted
         self.mergeGrouped = mergeGrouped
     }
@@ -128,6 +140,8 @@ struct CompiledLoops<Object>: Sendable {
                 }
                 return objects
             },
+            insert: { value, position, rows in rows.insert(value, at: position) },
+            remove: { range, rows in rows.removeSubrange(range) },
             mergeSorted: merger(),
             mergeGrouped: merger()
         )

@@ -31,8 +31,11 @@ final class MapTransform<Base: Hashable & Sendable, Object: Hashable & Sendable>
 
 /// Batch edits of an object list, in runs, as a table view applies them.
 enum RowEditing {
-    /// Removes the elements at `items` (ascending, unique).
-    static func remove<Element>(_ items: [Int], from list: inout RowStorage<Element>) {
+    /// Removes the elements at `items` (ascending, unique), a run at a time with `removeRuns`
+    /// (compiled for the element type, see ``CompiledLoops``) when given.
+    static func remove<Element>(
+        _ items: [Int], from list: inout RowStorage<Element>, using removeRuns: ((Range<Int>, inout RowStorage<Element>) -> Void)? = nil
+    ) {
         var end = items.count
         while end > 0 {
             let last = items[end - 1]
@@ -42,7 +45,7 @@ enum RowEditing {
                 first -= 1
                 end -= 1
             }
-            list.removeSubrange(first..<(last + 1))
+            if let removeRuns { removeRuns(first..<(last + 1), &list) } else { list.removeSubrange(first..<(last + 1)) }
         }
     }
 

@@ -91,7 +91,7 @@ final class SortTransform<Object: Hashable & Sendable>: RowTransform, @unchecked
         }
         for change in inPlace { objects[change.item] = change.value }
         let removed = (own.removed.map(\.own) + moving.map { $0.from }).sorted()
-        RowEditing.remove(removed, from: &objects)
+        RowEditing.remove(removed, from: &objects, using: loops.remove)
         RowEditing.remove(removed, from: &state.labels)
         // 4. Insert in ascending order: each lands after the previous one, so positions are final.
         var arriving: [(parent: Int?, from: Int?, value: Object, label: UInt64)] = []
@@ -102,7 +102,7 @@ final class SortTransform<Object: Hashable & Sendable>: RowTransform, @unchecked
         var added: [Int] = []
         for arrival in arriving {
             let item = Self.insertionPoint(of: arrival.value, label: arrival.label, in: objects, labels: state.labels, less)
-            objects.insert(arrival.value, at: item)
+            loops.insert(arrival.value, item, &objects)
             state.labels.insert(arrival.label, at: item)
             added.append(item)
             if let parent = arrival.parent { own.added.append((parent, item)) }

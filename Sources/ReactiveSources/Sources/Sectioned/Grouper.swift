@@ -177,7 +177,7 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
         for (sectionKey, positions) in Dictionary(grouping: departures, by: { $0.key }).mapValues({ $0.map { $0.position }.sorted(by: >) }) {
             load(sectionKey)
             for position in positions {
-                touched[sectionKey]!.remove(at: position)
+                loops.remove(position..<(position + 1), &touched[sectionKey]!)
                 let label = labels[sectionKey]!.remove(at: position)
                 if objectOrder != nil && smallestLabels[sectionKey] == label { smallestLeft.insert(sectionKey) }
             }
@@ -189,7 +189,7 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
             var rows = labels[arrival.key] ?? []
             let position = insertionPoint(of: arrival.label, object: arrival.object, labels: rows, objects: touched[arrival.key]!)
             rows.insert(arrival.label, at: position)
-            touched[arrival.key]!.insert(arrival.object, at: position)
+            loops.insert(arrival.object, position, &touched[arrival.key]!)
             labels[arrival.key] = rows
         }
         let oldKeys = keys
