@@ -87,8 +87,8 @@ extension Graph {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             Graph.current._withUnsafeGuaranteedRef { graph in
                 graph.lock(call.callComponent)
-                if let running = call.runningThread, pthread_equal(running, pthread_self()) == 0 {
-                    call.endWaiters.append(continuation)
+                if let running = call.runningThread, pthread_equal(running, pthread_self()) == 0,
+                   call.addEndWaiter(continuation) {
                 } else {
                     continuation.resume()
                 }

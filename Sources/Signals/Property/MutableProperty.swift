@@ -18,10 +18,11 @@ public final class MutableProperty<Value: Sendable>: Property<Value>, @unchecked
         self.init(initial, equals: nil)
     }
 
-    /// The current value. Setting it notifies observers (after the current delivery, if
+    /// The current value (``value`` of ``_SettablePropertyValue``, which reads through
+    /// ``Property/value``): setting it notifies observers (after the current delivery, if
     /// called from inside an observer).
-    public override var value: Value {
-        @inlinable @inline(__always) get { super.value }
+    public var _settableValue: Value {
+        @inlinable @inline(__always) get { (self as Property<Value>).value }
         set {
             Graph.current._withUnsafeGuaranteedRef { graph in
                 graph.lock(source)
@@ -90,3 +91,27 @@ extension MutableProperty where Value: Equatable {
         self.init(initial, equals: { $0 == $1 })
     }
 }
+
+/// What gives ``MutableProperty`` a settable `value` (not for other types).
+///
+/// ``Property/value`` is `final`, so that a read of any property from client code is
+/// specialised for its type and inlined instead of going through the class's vtable to
+/// unspecialised generic code (which an overriding `MutableProperty.value` would force on
+/// every `Property` read). A class cannot override a final property, so the setter lives in
+/// this protocol's extension: Swift picks it for assignments (the getter of ``Property``
+/// cannot be assigned to) and ``Property/value`` for reads.
+public protocol _SettablePropertyValue: AnyObject {
+    associatedtype Value
+    var _settableValue: Value { get set }
+}
+
+extension _SettablePropertyValue {
+    /// The current value. Setting it notifies observers (after the current delivery, if
+    /// called from inside an observer).
+    @inlinable public var value: Value {
+        @inline(__always) get { _settableValue }
+        @inline(__always) set { _settableValue = newValue }
+    }
+}
+
+extension MutableProperty: _SettablePropertyValue {}

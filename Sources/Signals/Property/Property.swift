@@ -89,8 +89,13 @@ public class Property<Value: Sendable>: @unchecked Sendable {
     /// observers (use the Equatable overload or ``init(equals:_:)`` to cut off equal values).
     /// `compute` must not read this property itself (directly or through others) or write
     /// properties: see "Derived properties" in the type's documentation for what that gets.
+    @inlinable
     public convenience init(_ compute: @escaping @Sendable () -> Value) {
-        self.init(node: ComputedNode(compute))
+        self.init(node: StepNode { storage, hasValue in
+            let new = compute()
+            if hasValue { storage.pointee = new } else { storage.initialize(to: new) }
+            return true
+        })
     }
 
     /// A derived property that treats values for which `equals` returns true as unchanged:
@@ -108,9 +113,11 @@ public class Property<Value: Sendable>: @unchecked Sendable {
 
     /// The current value. Reading it inside a derived closure records a dependency.
     ///
-    /// Inlinable so that the client reads a writable property's value specialised for its
-    /// type, without a call through the vtable (the hot path of every derived closure).
-    @inlinable public var value: Value {
+    /// Final and inlinable, so that client code reads any property's value specialised for
+    /// its type, with no call through the vtable to unspecialised code (the hot path of
+    /// every derived closure). ``MutableProperty`` gets its setter from
+    /// ``_SettablePropertyValue``, not by overriding this.
+    @inlinable public final var value: Value {
         @inline(__always) get {
             Graph.current._withUnsafeGuaranteedRef { graph in
                 graph.lock(node)
@@ -168,8 +175,18 @@ public class Property<Value: Sendable>: @unchecked Sendable {
 extension Property where Value: Equatable {
     /// A derived property that skips values equal to the previous one: equal results do not
     /// recompute anything downstream or notify observers.
+    @inlinable
     public convenience init(_ compute: @escaping @Sendable () -> Value) {
-        self.init(node: EquatableComputedNode(compute))
+        self.init(node: StepNode { storage, hasValue in
+            let new = compute()
+            if hasValue {
+                if storage.pointee == new { return false }
+                storage.pointee = new
+            } else {
+                storage.initialize(to: new)
+            }
+            return true
+        })
     }
 }
 
