@@ -53,11 +53,11 @@ extension Graph {
         depth == 1 && queue.isEmpty && (isDelivering || batchDepth > 0)
     }
 
-    func beginBatch() {
+    @usableFromInline func beginBatch() {
         batchDepth += 1
     }
 
-    func endBatch() {
+    @usableFromInline func endBatch() {
         batchDepth -= 1
         if batchDepth == 0 && !writes.isEmpty {
             // Moved out while settling (an equality closure could write in a batch of its

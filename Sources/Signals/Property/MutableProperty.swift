@@ -4,7 +4,7 @@
 /// the current value is ignored (no observer runs); pass `equals: nil` to notify on every
 /// write. See ``Property`` for when and where observers run.
 public final class MutableProperty<Value: Sendable>: Property<Value>, @unchecked Sendable {
-    private let source: SourceNode<Value>
+    @usableFromInline let source: SourceNode<Value>
 
     /// Creates a property with an initial value and an optional equality used to ignore
     /// writes that do not change the value.
@@ -23,7 +23,8 @@ public final class MutableProperty<Value: Sendable>: Property<Value>, @unchecked
     /// called from inside an observer).
     public var _settableValue: Value {
         @inlinable @inline(__always) get { (self as Property<Value>).value }
-        set {
+        // Inlinable: the client's write is specialised for `Value`.
+        @inlinable set {
             Graph.current._withUnsafeGuaranteedRef { graph in
                 graph.lock(source)
                 if _slowPath(source.isModifying) { graph.waitForModify(of: source) }
