@@ -20,6 +20,31 @@ final class ComputedNode<Value>: DerivedNode<Value>, @unchecked Sendable {
     }
 }
 
+/// A derived node computed by a closure, whose recomputed values equal (`==`) to the
+/// previous one count as unchanged.
+@usableFromInline
+final class EquatableComputedNode<Value: Equatable>: DerivedNode<Value>, @unchecked Sendable {
+    @exclusivity(unchecked) private var compute: (@Sendable () -> Value)?
+
+    /// `inputs`: what `compute` reads first, when known (see ``DerivedNode/init(inputs:)``).
+    @usableFromInline init(_ compute: @escaping @Sendable () -> Value, inputs: [GraphNode] = []) {
+        self.compute = compute
+        super.init(inputs: inputs)
+    }
+
+    deinit {
+        Teardown.release(taking: &compute, leaving: nil)
+    }
+
+    override func evaluate(_ previous: UnsafePointer<Value>?, in graph: Graph) -> Value {
+        compute!()
+    }
+
+    override func isUnchanged(_ old: Value, _ new: Value) -> Bool {
+        old == new
+    }
+}
+
 /// A derived node whose computation receives the previous value (reducers, pairs of values)
 /// or whose equality is a caller's closure.
 @usableFromInline
@@ -50,30 +75,5 @@ final class ClosureComputedNode<Value>: DerivedNode<Value>, @unchecked Sendable 
     override func isUnchanged(_ old: Value, _ new: Value) -> Bool {
         guard let isEqual else { return false }
         return isEqual(old, new)
-    }
-}
-
-/// A derived node computed by a closure built in the caller's module (``Property/init(_:)``),
-/// where `Value` is known: `step(storage, hasValue)` runs the user's closure, compares the
-/// result with the stored value (`==` for Equatable values), stores it (initialising
-/// `storage` unless `hasValue`) and returns false when it is unchanged; all specialised, with
-/// no value-witness calls and no virtual equality test. The step's type does not depend on
-/// how `Value` is passed, so the caller's closure is stored as is (no reabstraction thunk).
-@usableFromInline
-final class StepNode<Value>: DerivedNode<Value>, @unchecked Sendable {
-    @exclusivity(unchecked) private var step: (@Sendable (UnsafeMutablePointer<Value>, Bool) -> Bool)?
-
-    @usableFromInline init(step: @escaping @Sendable (UnsafeMutablePointer<Value>, Bool) -> Bool) {
-        self.step = step
-        super.init(inputs: [])
-    }
-
-    deinit {
-        // What the closure captures (upstream properties) is released iteratively.
-        Teardown.release(taking: &step, leaving: nil)
-    }
-
-    override func computeAndStore(into storage: UnsafeMutablePointer<Value>, hasValue: Bool, in graph: Graph) -> Bool {
-        step!(storage, hasValue)
     }
 }

@@ -89,13 +89,8 @@ public class Property<Value: Sendable>: @unchecked Sendable {
     /// observers (use the Equatable overload or ``init(equals:_:)`` to cut off equal values).
     /// `compute` must not read this property itself (directly or through others) or write
     /// properties: see "Derived properties" in the type's documentation for what that gets.
-    @inlinable
     public convenience init(_ compute: @escaping @Sendable () -> Value) {
-        self.init(node: StepNode { storage, hasValue in
-            let new = compute()
-            if hasValue { storage.pointee = new } else { storage.initialize(to: new) }
-            return true
-        })
+        self.init(node: ComputedNode(compute))
     }
 
     /// A derived property that treats values for which `equals` returns true as unchanged:
@@ -175,18 +170,8 @@ public class Property<Value: Sendable>: @unchecked Sendable {
 extension Property where Value: Equatable {
     /// A derived property that skips values equal to the previous one: equal results do not
     /// recompute anything downstream or notify observers.
-    @inlinable
     public convenience init(_ compute: @escaping @Sendable () -> Value) {
-        self.init(node: StepNode { storage, hasValue in
-            let new = compute()
-            if hasValue {
-                if storage.pointee == new { return false }
-                storage.pointee = new
-            } else {
-                storage.initialize(to: new)
-            }
-            return true
-        })
+        self.init(node: EquatableComputedNode(compute))
     }
 }
 
