@@ -80,7 +80,7 @@ final class Graph {
     @exclusivity(unchecked) var waitingFor: Unmanaged<GraphNode>?
 
     // Delivery state (see Graph+Delivery.swift).
-    @exclusivity(unchecked) var batchDepth = 0
+    @usableFromInline @exclusivity(unchecked) var batchDepth = 0
     @exclusivity(unchecked) var isDelivering = false
     @exclusivity(unchecked) var pending = DeliveryQueue()
     /// Numbers this thread's delivery runs, for feedback-loop detection: the thread's number
@@ -89,7 +89,7 @@ final class Graph {
     /// The run of the delivery in progress: read by a job when it starts (``FeedbackCounter``).
     @exclusivity(unchecked) var deliveryRun: UInt64 = 0
     /// The first write of this thread's batch to each source node with an equality.
-    @exclusivity(unchecked) var writes: [GraphNode] = []
+    @usableFromInline @exclusivity(unchecked) var writes: [GraphNode] = []
 
     private static let threadNumbers = Atomic<UInt64>(0)
     private static let epochBlocks = Atomic<UInt64>(0)

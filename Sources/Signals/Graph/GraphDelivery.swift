@@ -53,11 +53,11 @@ extension Graph {
         depth == 1 && queue.isEmpty && (isDelivering || batchDepth > 0)
     }
 
-    func beginBatch() {
+    @usableFromInline func beginBatch() {
         batchDepth += 1
     }
 
-    func endBatch() {
+    @usableFromInline func endBatch() {
         batchDepth -= 1
         if batchDepth == 0 && !writes.isEmpty {
             // Moved out while settling (an equality closure could write in a batch of its
@@ -87,8 +87,8 @@ extension Graph {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             Graph.current._withUnsafeGuaranteedRef { graph in
                 graph.lock(call.callComponent)
-                if let running = call.runningThread, pthread_equal(running, pthread_self()) == 0 {
-                    call.endWaiters.append(continuation)
+                if let running = call.runningThread, pthread_equal(running, pthread_self()) == 0,
+                   call.addEndWaiter(continuation) {
                 } else {
                     continuation.resume()
                 }

@@ -225,7 +225,7 @@ struct NodeFlags: Sendable {
     /// A derived node is computing.
     @inlinable static var isComputing: NodeFlags { NodeFlags(rawValue: 16) }
     /// A source node's value before a batch's first write to it is recorded (``SourceNode/settleBatchWrite(in:)``).
-    static var batchRecorded: NodeFlags { NodeFlags(rawValue: 32) }
+    @inlinable static var batchRecorded: NodeFlags { NodeFlags(rawValue: 32) }
     /// A source node's `modify` body is running.
     @inlinable static var isModifying: NodeFlags { NodeFlags(rawValue: 64) }
     /// A ``DerivedNode`` (whose staleness and checks are flag tests, see ``GraphNode/needsCheck(in:)``).

@@ -16,4 +16,15 @@ protocol ObserverCall: AnyObject, Sendable {
     var runningThread: pthread_t? { get set }
     /// Tasks waiting for the call in progress to end.
     var endWaiters: [CheckedContinuation<Void, Never>] { get set }
+    /// Adds `waiter` to ``endWaiters`` while a call runs on another thread; false (nothing
+    /// kept) when that call ended meanwhile. Caller holds the lock.
+    func addEndWaiter(_ waiter: CheckedContinuation<Void, Never>) -> Bool
+}
+
+extension ObserverCall {
+    /// For calls that start and end under the lock: the call cannot have ended meanwhile.
+    func addEndWaiter(_ waiter: CheckedContinuation<Void, Never>) -> Bool {
+        endWaiters.append(waiter)
+        return true
+    }
 }

@@ -2,7 +2,7 @@
 @usableFromInline
 final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var value: Value
-    let isEqual: (@Sendable (Value, Value) -> Bool)?
+    @usableFromInline let isEqual: (@Sendable (Value, Value) -> Bool)?
     /// True while a `modify` body runs.
     @inlinable var isModifying: Bool {
         @inline(__always) get { has(.isModifying) }
@@ -11,9 +11,9 @@ final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
 
     /// The value before a batch's first write to this node, initialised only while
     /// ``NodeFlags/batchRecorded`` is set; allocated by the first batched write and reused.
-    @exclusivity(unchecked) private var before: UnsafeMutablePointer<Value>?
+    @usableFromInline @exclusivity(unchecked) var before: UnsafeMutablePointer<Value>?
     /// The version before that write.
-    @exclusivity(unchecked) private var versionBefore: UInt64 = 0
+    @usableFromInline @exclusivity(unchecked) var versionBefore: UInt64 = 0
 
     /// `component`: a new one unless given (a constant made inside another graph's lock).
     init(_ value: Value, isEqual: (@Sendable (Value, Value) -> Bool)?, component: GraphComponent = GraphComponent()) {
@@ -45,7 +45,8 @@ final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
 
     /// Stores `newValue` and marks everything downstream. Caller holds the component's lock.
     /// Returns false when the value was equal to the current one and nothing changed.
-    @discardableResult
+    /// Inlinable: a write from client code is specialised for `Value` (no value-witness calls).
+    @inlinable @discardableResult
     func store(_ newValue: Value, in graph: Graph) -> Bool {
         guard let isEqual else {
             value = newValue
@@ -85,7 +86,7 @@ final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     /// Versions of source nodes come from ``Graph/globalVersion``, so a version is never
     /// reused: a batch can give a node back the version it had (``settleBatchWrite(in:)``) without a
     /// later write repeating a version a derived node saw in between.
-    func didChange(in graph: Graph) {
+    @usableFromInline func didChange(in graph: Graph) {
         graph.globalVersion &+= 1
         version = graph.globalVersion
         markSubscribersStale(in: graph)

@@ -23,6 +23,7 @@
 /// as unchanged: derived properties that had not read the intermediate values do not
 /// recompute, and its observers are not called. The comparison is the property's own
 /// equality (`==`, or the `equals:` given), made once per property written.
+@inlinable
 public func batch<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
     // Unretained: the thread keeps its graph state alive (no retain and release per batch).
     let graph = Graph.current

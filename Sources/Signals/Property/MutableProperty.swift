@@ -4,7 +4,7 @@
 /// the current value is ignored (no observer runs); pass `equals: nil` to notify on every
 /// write. See ``Property`` for when and where observers run.
 public final class MutableProperty<Value: Sendable>: Property<Value>, @unchecked Sendable {
-    private let source: SourceNode<Value>
+    @usableFromInline let source: SourceNode<Value>
 
     /// Creates a property with an initial value and an optional equality used to ignore
     /// writes that do not change the value.
@@ -18,11 +18,13 @@ public final class MutableProperty<Value: Sendable>: Property<Value>, @unchecked
         self.init(initial, equals: nil)
     }
 
-    /// The current value. Setting it notifies observers (after the current delivery, if
+    /// The current value (``value`` of ``_SettablePropertyValue``, which reads through
+    /// ``Property/value``): setting it notifies observers (after the current delivery, if
     /// called from inside an observer).
-    public override var value: Value {
-        @inlinable @inline(__always) get { super.value }
-        set {
+    public var _settableValue: Value {
+        @inlinable @inline(__always) get { (self as Property<Value>).value }
+        // Inlinable: the client's write is specialised for `Value`.
+        @inlinable set {
             Graph.current._withUnsafeGuaranteedRef { graph in
                 graph.lock(source)
                 if _slowPath(source.isModifying) { graph.waitForModify(of: source) }
@@ -90,3 +92,27 @@ extension MutableProperty where Value: Equatable {
         self.init(initial, equals: { $0 == $1 })
     }
 }
+
+/// What gives ``MutableProperty`` a settable `value` (not for other types).
+///
+/// ``Property/value`` is `final`, so that a read of any property from client code is
+/// specialised for its type and inlined instead of going through the class's vtable to
+/// unspecialised generic code (which an overriding `MutableProperty.value` would force on
+/// every `Property` read). A class cannot override a final property, so the setter lives in
+/// this protocol's extension: Swift picks it for assignments (the getter of ``Property``
+/// cannot be assigned to) and ``Property/value`` for reads.
+public protocol _SettablePropertyValue: AnyObject {
+    associatedtype Value
+    var _settableValue: Value { get set }
+}
+
+extension _SettablePropertyValue {
+    /// The current value. Setting it notifies observers (after the current delivery, if
+    /// called from inside an observer).
+    @inlinable public var value: Value {
+        @inline(__always) get { _settableValue }
+        @inline(__always) set { _settableValue = newValue }
+    }
+}
+
+extension MutableProperty: _SettablePropertyValue {}

@@ -108,9 +108,11 @@ public class Property<Value: Sendable>: @unchecked Sendable {
 
     /// The current value. Reading it inside a derived closure records a dependency.
     ///
-    /// Inlinable so that the client reads a writable property's value specialised for its
-    /// type, without a call through the vtable (the hot path of every derived closure).
-    @inlinable public var value: Value {
+    /// Final and inlinable, so that client code reads any property's value specialised for
+    /// its type, with no call through the vtable to unspecialised code (the hot path of
+    /// every derived closure). ``MutableProperty`` gets its setter from
+    /// ``_SettablePropertyValue``, not by overriding this.
+    @inlinable public final var value: Value {
         @inline(__always) get {
             Graph.current._withUnsafeGuaranteedRef { graph in
                 graph.lock(node)
