@@ -33,6 +33,13 @@ enum OrderLabels {
         return made
     }
 
+    /// Whether an edit touching `touched` of `count` rows is followed in one merge pass over
+    /// every row (O(n + k log k)) rather than by a binary search per touched row (O(k log n)):
+    /// the rule of Sorted's and Sectioned's large-change passes.
+    static func isBulk(touched: Int, count: Int) -> Bool {
+        touched * 16 > count
+    }
+
     /// As ``follow(_:removed:added:)``, in one pass over every label (O(n + k) instead of
     /// O(k log n)), for edits that touch many rows: the rows arriving in one gap are spread
     /// evenly across it. Returns the new labels and those made for `added`, in its order;

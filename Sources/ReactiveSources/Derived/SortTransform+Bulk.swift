@@ -1,11 +1,4 @@
 extension SortTransform {
-    /// Whether `edits` touch enough of a section's `count` shown rows that one merge pass
-    /// costs less than a binary search per row.
-    static func isBulk(_ edits: ParentChanges.Edits, count: Int) -> Bool {
-        let touched = edits.removed.count + edits.added.count + edits.updated.count
-        return touched * 16 > count
-    }
-
     /// Follows edits that touch many rows without searching for any: the rows that leave are
     /// found by label in one pass, the arriving rows are sorted, and both are merged with the
     /// rows that stay, which keep their order. O(n + k log k) comparisons for k edited rows.

@@ -53,7 +53,7 @@ final class SortTransform<Object: Hashable & Sendable>: RowTransform, @unchecked
     func follow(
         _ edits: ParentChanges.Edits, old: RowStorage<Object>, new: RowStorage<Object>, objects: inout RowStorage<Object>, state: inout SectionState
     ) -> OwnEdits? {
-        if Self.isBulk(edits, count: objects.count) {
+        if OrderLabels.isBulk(touched: edits.removed.count + edits.added.count + edits.updated.count, count: objects.count) {
             return followInBulk(edits, new: new, objects: &objects, state: &state)
         }
         let less = comparator

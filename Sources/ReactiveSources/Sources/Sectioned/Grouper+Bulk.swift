@@ -1,10 +1,4 @@
 extension Grouper {
-    /// Whether a parent change touches enough of its `count` objects that one merge pass
-    /// costs less than a search per row.
-    static func isBulk(_ changes: ChangeSet, count: Int) -> Bool {
-        changes.rowChangeCount * 16 > count
-    }
-
     /// The arriving rows, as parallel arrays (the objects are gathered by compiled code:
     /// copying them one by one here would cost a runtime metadata lookup each).
     struct Arrivals {

@@ -62,7 +62,7 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
         if let last, let changes = update.changes(since: last.version),
            let edits = followable(changes, from: last.snapshot, to: update.snapshot, own: previous.snapshot) {
             // Many rows: one merge pass (O(n)); else a search per row (O(k log² n)).
-            let followed = Self.isBulk(changes, count: update.snapshot.objectCount)
+            let followed = OrderLabels.isBulk(touched: changes.rowChangeCount, count: update.snapshot.objectCount)
                 ? followInBulk(edits, from: last.snapshot, to: update.snapshot, own: previous.snapshot) : nil
             if let (snapshot, ownChanges) = followed
                 ?? (changes.rowChangeCount > 64 && changes.rowChangeCount * 8 > update.snapshot.objectCount
