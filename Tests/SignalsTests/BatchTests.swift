@@ -67,8 +67,10 @@ struct BatchTests {
         #expect(seen.values == [1, 2])
     }
 
-    @Test func aBatchDefersOnlyItsOwnThreadsDeliveries() {
-        // Thread A opens a batch and writes; meanwhile this thread (B) writes and sends.
+    @Test func aBatchDefersOnlyItsOwnThreadsDeliveries() async {
+        // Thread A opens a batch and writes; meanwhile this test (B, on whichever thread it
+        // resumes, never inside a batch) writes and sends. The waits for A run on threads of
+        // their own, not on the cooperative pool's; their time limits are hang guards only.
         let a = MutableProperty(0)
         let b = MutableProperty(0)
         let (signal, input) = Signal<Int>.pipe()
@@ -98,12 +100,12 @@ struct BatchTests {
                 a.value = 1
                 sharedInput.send(1)
                 inBatch.signal()
-                _ = resume.wait(timeout: .now() + 10)
+                _ = resume.wait(timeout: .now() + 300)
                 a.value = 2
             }
             finished.signal()
         }.start()
-        guard inBatch.wait(timeout: .now() + 10) == .success else {
+        guard await onOwnThread({ inBatch.wait(timeout: .now() + 300) == .success }) else {
             Issue.record("the batch thread did not start")
             return
         }
@@ -119,7 +121,7 @@ struct BatchTests {
         #expect(aSeen.values.isEmpty, "a's observer is due in A's batch: this write joins that delivery")
         #expect(sharedSeen.values.isEmpty, "event 2 waits behind event 1, held by A's batch")
         resume.signal()
-        guard finished.wait(timeout: .now() + 10) == .success else {
+        guard await onOwnThread({ finished.wait(timeout: .now() + 300) == .success }) else {
             Issue.record("the batch did not end")
             return
         }

@@ -38,7 +38,7 @@ struct CancellationTests {
 
     /// Two observers, made to run at the same time on two threads, each cancel the other from
     /// inside their closure. Neither may wait for the other; afterwards neither is called again.
-    static func mutualCancel(_ makeFirst: () -> Side, _ makeSecond: () -> Side) {
+    static func mutualCancel(_ makeFirst: () -> Side, _ makeSecond: () -> Side) async {
         for repetition in 0..<repetitions {
             let first = makeFirst()
             let second = makeSecond()
@@ -55,7 +55,7 @@ struct CancellationTests {
                 both.arrive(1)
                 boxes.0.subscription?.cancel()
             }
-            let finished = runThreads(timeout: timeout, [first.fire, second.fire])
+            let finished = await awaitThreads(timeout: timeout, [first.fire, second.fire])
             guard finished else {
                 Issue.record("deadlock: two observers cancelling each other did not return within \(timeout) s (repetition \(repetition))")
                 return
@@ -68,27 +68,27 @@ struct CancellationTests {
         }
     }
 
-    @Test func propertyObserversCancellingEachOtherOnTwoThreadsDoNotDeadlock() {
-        Self.mutualCancel(Self.propertySide, Self.propertySide)
+    @Test func propertyObserversCancellingEachOtherOnTwoThreadsDoNotDeadlock() async {
+        await Self.mutualCancel(Self.propertySide, Self.propertySide)
     }
 
-    @Test func signalObserversCancellingEachOtherOnTwoThreadsDoNotDeadlock() {
-        Self.mutualCancel(Self.signalSide, Self.signalSide)
+    @Test func signalObserversCancellingEachOtherOnTwoThreadsDoNotDeadlock() async {
+        await Self.mutualCancel(Self.signalSide, Self.signalSide)
     }
 
-    @Test func propertyAndSignalObserversCancellingEachOtherOnTwoThreadsDoNotDeadlock() {
-        Self.mutualCancel(Self.propertySide, Self.signalSide)
+    @Test func propertyAndSignalObserversCancellingEachOtherOnTwoThreadsDoNotDeadlock() async {
+        await Self.mutualCancel(Self.propertySide, Self.signalSide)
     }
 
-    @Test func observersInBatchesCancellingEachOtherOnTwoThreadsDoNotDeadlock() {
+    @Test func observersInBatchesCancellingEachOtherOnTwoThreadsDoNotDeadlock() async {
         // The writes are batched: each thread delivers at the end of its own batch.
-        Self.mutualCancel(
+        await Self.mutualCancel(
             { let side = Self.propertySide(); return Side(observe: side.observe, fire: { batch { side.fire() } }) },
             { let side = Self.signalSide(); return Side(observe: side.observe, fire: { batch { side.fire() } }) }
         )
     }
 
-    @Test func threeObserversCancellingInACycleOnThreeThreadsDoNotDeadlock() {
+    @Test func threeObserversCancellingInACycleOnThreeThreadsDoNotDeadlock() async {
         for repetition in 0..<50 {
             let sides = [Self.propertySide(), Self.signalSide(), Self.propertySide()]
             let all = Rendezvous(parties: 3)
@@ -99,7 +99,7 @@ struct CancellationTests {
                     boxes[(index + 1) % 3].subscription?.cancel()
                 }
             }
-            guard runThreads(timeout: Self.timeout, sides.map(\.fire)) else {
+            guard await awaitThreads(timeout: Self.timeout, sides.map(\.fire)) else {
                 Issue.record("deadlock: three observers cancelling in a cycle (repetition \(repetition))")
                 return
             }
@@ -107,7 +107,7 @@ struct CancellationTests {
         }
     }
 
-    @Test func cancelFromInsideAnObserverDoesNotWaitForACallInProgressOnAnotherThread() {
+    @Test func cancelFromInsideAnObserverDoesNotWaitForACallInProgressOnAnotherThread() async {
         // The documented weaker guarantee: the other call may still be running when cancel()
         // returns (here it cannot finish before), but it is never called again.
         for repetition in 0..<50 {
@@ -129,7 +129,7 @@ struct CancellationTests {
                 cancelReturned.signal()
             }
             defer { x.cancel() }
-            guard runThreads(timeout: Self.timeout, [{ input.send(1) }, { trigger.value = 1 }]) else {
+            guard await awaitThreads(timeout: Self.timeout, [{ input.send(1) }, { trigger.value = 1 }]) else {
                 Issue.record("cancel() inside an observer waited for a call in progress elsewhere (repetition \(repetition))")
                 return
             }
@@ -303,12 +303,15 @@ struct SubscriptionIdentityTests {
 }
 
 /// Lets `parties` threads wait for each other (each for at most `timeout` seconds, so a test
-/// that breaks the rendezvous fails instead of hanging).
+/// that breaks the rendezvous fails instead of hanging). The bound is a hang guard, not a
+/// timing assumption: a party that gives up early lets its observer cancel the other before
+/// it was called, which fails the test, and on a loaded machine a thread can wait seconds
+/// before it first runs.
 final class Rendezvous: Sendable {
     private let arrivals: [DispatchSemaphore]
     private let timeout: TimeInterval
 
-    init(parties: Int = 2, timeout: TimeInterval = 5) {
+    init(parties: Int = 2, timeout: TimeInterval = CancellationTests.timeout) {
         arrivals = (0..<parties).map { _ in DispatchSemaphore(value: 0) }
         self.timeout = timeout
     }
@@ -329,8 +332,14 @@ final class StopFlag: @unchecked Sendable {
     var isSet: Bool { lock.withLock { value } }
 }
 
+/// ``runThreads(timeout:_:)`` from a test: the waiting runs on a thread of its own, so the
+/// test suspends instead of blocking a thread of the cooperative pool.
+func awaitThreads(timeout: TimeInterval, _ bodies: [@Sendable () -> Void]) async -> Bool {
+    await onOwnThread { runThreads(timeout: timeout, bodies) }
+}
+
 /// Runs each body on its own thread; false if they did not all return within `timeout`
-/// seconds (the threads are then left running).
+/// seconds (the threads are then left running). Blocks the calling thread meanwhile.
 func runThreads(timeout: TimeInterval, _ bodies: [@Sendable () -> Void]) -> Bool {
     let done = DispatchSemaphore(value: 0)
     for body in bodies {

@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Threading")
 struct ConcurrencyTests {
-    @Test func anObserverNeverRunsConcurrentlyWithItselfAndSeesTheFinalValue() {
+    @Test func anObserverNeverRunsConcurrentlyWithItselfAndSeesTheFinalValue() async {
         let property = MutableProperty(0)
         let guardState = ExclusiveCheck()
         let last = Recorder<Int>()
@@ -14,14 +14,14 @@ struct ConcurrencyTests {
             guardState.leave()
         }
         defer { subscription.cancel() }
-        onThreads(8) { thread in
+        await onThreads(8) { thread in
             for step in 0..<500 { property.modify { $0 = max($0, thread * 1_000 + step) } }
         }
         #expect(guardState.overlaps == 0)
         #expect(last.values.last == property.value, "the last call carries the final value")
     }
 
-    @Test func eightThreadStressOfWritesDerivedValuesObservesAndCancels() {
+    @Test func eightThreadStressOfWritesDerivedValuesObservesAndCancels() async {
         let sources = (0..<4).map { MutableProperty($0) }
         let sum = combineLatest(sources.map(\.readOnly)).map { $0.reduce(0, +) }
         let doubled = sum.map { $0 * 2 }
@@ -33,7 +33,7 @@ struct ConcurrencyTests {
             guardState.leave()
         }
         defer { checker.cancel() }
-        onThreads(8) { thread in
+        await onThreads(8) { thread in
             var generator = SystemRandomNumberGenerator()
             for step in 0..<400 {
                 switch thread % 4 {
@@ -56,7 +56,7 @@ struct ConcurrencyTests {
         #expect(total == 0 + 1 + 2 + 3 + 2 * 400 * 2)
     }
 
-    @Test func concurrentSignalSendsReachEveryObserverExactlyOnce() {
+    @Test func concurrentSignalSendsReachEveryObserverExactlyOnce() async {
         let (signal, input) = Signal<Int>.pipe()
         let seen = Recorder<Int>()
         let guardState = ExclusiveCheck()
@@ -66,7 +66,7 @@ struct ConcurrencyTests {
             guardState.leave()
         }
         defer { subscription.cancel() }
-        onThreads(8) { thread in
+        await onThreads(8) { thread in
             for step in 0..<250 { input.send(thread * 1_000 + step) }
         }
         #expect(seen.count == 2_000)

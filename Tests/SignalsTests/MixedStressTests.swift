@@ -14,7 +14,7 @@ struct MixedStressTests {
         ProcessInfo.processInfo.environment["SIGNALS_STRESS_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64.max)
     }
 
-    @Test func eightWritersWithWriteBackObserversCancellationAndTeardownEndConsistent() {
+    @Test func eightWritersWithWriteBackObserversCancellationAndTeardownEndConsistent() async {
         let seed = Self.seed
         let sources = (0..<8).map { _ in MutableProperty(0) }
         let sum = Property { sources.reduce(0) { $0 + $1.value } }
@@ -32,7 +32,7 @@ struct MixedStressTests {
         let baseline = sources.map(\.subscriberCount)
         let deadline = Date().addingTimeInterval(Self.duration)
 
-        onThreads(8) { thread in
+        await onThreads(8) { thread in
             var random = SplitMix64(seed: seed &+ UInt64(thread))
             var mine: [SignalSubscription] = []
             var temporary: [Property<Int>] = []

@@ -62,9 +62,9 @@ struct MutablePropertyTests {
         #expect(seen.values == [1, 1, 1])
     }
 
-    @Test func modifyIsAtomicAcrossThreads() {
+    @Test func modifyIsAtomicAcrossThreads() async {
         let property = MutableProperty(0)
-        onThreads(8) { _ in
+        await onThreads(8) { _ in
             for _ in 0..<1_000 { property.modify { $0 += 1 } }
         }
         #expect(property.value == 8_000)

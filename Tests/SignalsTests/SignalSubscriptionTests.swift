@@ -15,12 +15,12 @@ struct SubscriptionTests {
         #expect(subscription.isCancelled)
     }
 
-    @Test func cancellingTwiceAndFromManyThreadsIsSafe() {
+    @Test func cancellingTwiceAndFromManyThreadsIsSafe() async {
         let property = MutableProperty(0)
         let cancellations = Counter()
         let subscription = property.observe { _ in }
         let counted = SignalSubscription { cancellations.increment() }
-        onThreads(8) { _ in
+        await onThreads(8) { _ in
             subscription.cancel()
             counted.cancel()
             counted.cancel()

@@ -12,7 +12,7 @@ struct StressTests {
     static let threads = 8
     static let steps = 1_500
 
-    @Test func eightThreadsOfWritesDerivedValuesObservesAndCancelsEndExact() {
+    @Test func eightThreadsOfWritesDerivedValuesObservesAndCancelsEndExact() async {
         let counters = (0..<4).map { _ in MutableProperty(0) }
         let pairA = MutableProperty(0)
         let pairB = MutableProperty(0)
@@ -51,7 +51,7 @@ struct StressTests {
             }
             let signalObserver = signal.observe { _ in received.increment() }
 
-            onThreads(Self.threads) { thread in
+            await onThreads(Self.threads) { thread in
                 var random = SystemRandomNumberGenerator()
                 for step in 0..<Self.steps {
                     switch thread {
@@ -130,10 +130,14 @@ struct StressTests {
             signalObserver.cancel()
         }
         // The finished threads' closures (which captured the nodes) are released by
-        // Foundation shortly after the threads exit.
+        // Foundation shortly after the threads exit: poll (suspending, not blocking a pool
+        // thread) until they are, with a generous hang guard (a loaded machine may take a
+        // while to run the exiting threads).
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .seconds(60))
         var waited = 0
-        while (weakTotal != nil || weakJoin != nil) && waited < 2_000 {
-            usleep(1_000)
+        while (weakTotal != nil || weakJoin != nil) && (waited < 2_000 || clock.now < deadline) {
+            try? await Task.sleep(nanoseconds: 1_000_000)
             waited += 1
         }
         #expect(weakTotal == nil && weakJoin == nil, "derived nodes freed once dropped")
@@ -141,7 +145,7 @@ struct StressTests {
         #expect(pairA.subscriberCount == 0 && flag.subscriberCount == 0)
     }
 
-    @Test func eventsSentInOrderUnderALockArriveInThatOrderEvenFromBatches() {
+    @Test func eventsSentInOrderUnderALockArriveInThatOrderEvenFromBatches() async {
         // A sequence number is taken and the event sent under one lock, inside a batch (as a
         // data source emits its load events): observers must see the numbers in order.
         let (signal, input) = Signal<Int>.pipe()
@@ -150,7 +154,7 @@ struct StressTests {
         let seen = Recorder<Int>()
         let subscription = signal.observe { seen.append($0) }
         defer { subscription.cancel() }
-        onThreads(Self.threads) { thread in
+        await onThreads(Self.threads) { thread in
             for step in 0..<Self.steps {
                 batch {
                     lock.withLock {
@@ -167,12 +171,12 @@ struct StressTests {
         #expect(firstDisorder == nil, "events delivered out of the order they were sent: \(String(describing: firstDisorder))")
     }
 
-    @Test func eightThreadsSubscribingAndCancellingLeaveNoSubscribers() {
+    @Test func eightThreadsSubscribingAndCancellingLeaveNoSubscribers() async {
         let source = MutableProperty(0)
         let derived = source.map { $0 * 2 }
         weak var weakSubscription: SignalSubscription?
         let delivered = Counter()
-        onThreads(Self.threads) { thread in
+        await onThreads(Self.threads) { thread in
             for step in 0..<Self.steps {
                 let subscription = derived.observe(emitsCurrentValue: false) { _ in delivered.increment() }
                 if thread % 2 == 0 { source.modify { $0 += 1 } }

@@ -23,17 +23,22 @@ final class Counter: @unchecked Sendable {
 /// Something whose deallocation a weak reference can watch.
 final class Token: Sendable {}
 
-/// Runs `body` on `threads` threads at once and waits for all of them.
-func onThreads(_ threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
-    let group = DispatchGroup()
-    for index in 0..<threads {
-        group.enter()
-        Thread {
-            body(index)
-            group.leave()
-        }.start()
+/// Runs `body` on `threads` threads at once and waits for all of them, suspending (not
+/// blocking) the caller: Swift Testing runs tests, sync ones too, on the cooperative pool (one
+/// thread per core, two on CI), and a test blocking a pool thread for seconds holds it from
+/// every other suite's tasks.
+func onThreads(_ threads: Int, _ body: @escaping @Sendable (Int) -> Void) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        let group = DispatchGroup()
+        for index in 0..<threads {
+            group.enter()
+            Thread {
+                body(index)
+                group.leave()
+            }.start()
+        }
+        group.notify(queue: .global()) { continuation.resume() }
     }
-    group.wait()
 }
 
 /// Runs `body` on a new thread and returns its result without blocking a thread of the

@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 
 /// Debounce and throttle in virtual time: the manual clock moves only when the test says so.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct TimeOperatorTests {
     /// An observer whose events a test awaits one by one.
     final class Events<Value: Sendable>: Sendable {

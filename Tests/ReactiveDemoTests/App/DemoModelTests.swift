@@ -5,7 +5,7 @@ import Testing
 
 /// The demo's Multi, driven through its controller with the simulated API (no latency):
 /// sections, the poem's selection policy, an injected failure and the status it shows.
-@Suite(.timeLimit(.minutes(1))) struct DemoModelTests {
+@Suite(.timeLimit(.minutes(10))) struct DemoModelTests {
     static let poem = ["first line", "second line", "third line", "fourth line", "fifth line"]
 
     /// A started model over a temporary poem and the simulated API answering after
@@ -16,7 +16,7 @@ import Testing
         options.latencyMilliseconds = latency
         let controller = DemoController(model: DemoModel(options: options, poemURL: file.url))
         controller.model.start()
-        await waitUntil(controller.model.multi.loadState) { !$0.isFetching }
+        try await waitUntil(controller.model.multi.loadState) { !$0.isFetching }
         return (controller, file)
     }
 
@@ -77,7 +77,7 @@ import Testing
         _ = controller.handle(.injectFailure)
         #expect(controller.statusLine().message == "the next feed request will fail")
         _ = controller.handle(.nextPage)
-        await waitUntil(feed.pagination) { !$0.isLoadingNextPage }
+        try await waitUntil(feed.pagination) { !$0.isLoadingNextPage }
 
         #expect(feed.snapshot.sections[0].objects.count == 5)
         #expect(api.requestsServed == served, "the injected failure must not reach the API")
@@ -93,7 +93,7 @@ import Testing
 
         // n retries the failed page.
         _ = controller.handle(.nextPage)
-        await waitUntil(feed.pagination) { !$0.isLoadingNextPage }
+        try await waitUntil(feed.pagination) { !$0.isLoadingNextPage }
         #expect(feed.snapshot.sections[0].objects.count == 10)
         #expect(api.requestsServed == served + 1)
         #expect(controller.statusLine().page == 2)
@@ -106,12 +106,12 @@ import Testing
         defer { file.remove() }
         let feed = controller.model.feed
         _ = controller.handle(.nextPage)
-        await waitUntil(feed.pagination) { !$0.isLoadingNextPage }
+        try await waitUntil(feed.pagination) { !$0.isLoadingNextPage }
         #expect(feed.snapshot.sections[0].objects.count == 10)
 
         _ = controller.handle(.refresh)
         _ = controller.handle(.cancel)
-        await waitUntil(controller.model.multi.loadState) { !$0.isFetching }
+        try await waitUntil(controller.model.multi.loadState) { !$0.isFetching }
         #expect(feed.snapshot.sections[0].objects.count == 10)
         #expect(feed.pagination.value.loadedPages == 2)
         #expect(feed.loadState.value.error == .cancelled)
@@ -123,7 +123,7 @@ import Testing
         defer { file.remove() }
         _ = controller.handle(.refresh)
         #expect(controller.statusLine().message == "refreshing every section")
-        await waitUntil(controller.model.multi.loadState) { !$0.isFetching }
+        try await waitUntil(controller.model.multi.loadState) { !$0.isFetching }
         #expect(controller.statusLine().message == nil)
     }
 
@@ -165,15 +165,15 @@ import Testing
 
         // A whole refresh: every update has the 6 sections and the 6 photos.
         _ = controller.handle(.refresh)
-        await waitUntil(photos.loadState) { $0.isFetching }
-        await waitUntil(multi.loadState) { !$0.isFetching }
+        try await waitUntil(photos.loadState) { $0.isFetching }
+        try await waitUntil(multi.loadState) { !$0.isFetching }
         #expect(photos.snapshot.sections[0].objects.count == 6)
         #expect(seen.values.allSatisfy { $0 == (6, 6) }, "\(seen.values)")
 
         // A refresh cancelled while the photos stream in.
         _ = controller.handle(.refresh)
         _ = controller.handle(.cancel)
-        await waitUntil(multi.loadState) { !$0.isFetching }
+        try await waitUntil(multi.loadState) { !$0.isFetching }
         #expect(Array(photos.snapshot.sections[0].objects) == PhotoStream.photos)
         #expect(multi.snapshot.numberOfSections == 6)
         #expect(seen.values.allSatisfy { $0 == (6, 6) }, "\(seen.values)")

@@ -3,11 +3,11 @@ import Testing
 
 /// Runs the built `reactive-demo` non-interactively (stdout piped) and checks what it prints
 /// and how it exits.
-@Suite(.timeLimit(.minutes(2))) struct DemoProcessTests {
-    @Test func pipedRunLogsEventsThenPrintsTheFinalTableAndExits() throws {
+@Suite(.timeLimit(.minutes(10))) struct DemoProcessTests {
+    @Test func pipedRunLogsEventsThenPrintsTheFinalTableAndExits() async throws {
         // The scripted refresh is cancelled right after it starts: the latency must outlast
         // any stall of the demo between the two calls, or the refresh finishes first.
-        let run = try DemoProcess.run(["--latency", "100"])
+        let run = try await DemoProcess.run(["--latency", "100"])
         #expect(run.status == 0)
         #expect(run.stderr.isEmpty)
         let lines = run.lines
@@ -63,29 +63,29 @@ import Testing
         #expect(status.last?.hasPrefix("next page failed (n retries): HTTP 503") == true)
     }
 
-    @Test func aBadFlagValueIsAOneLineErrorWithStatus2() throws {
+    @Test func aBadFlagValueIsAOneLineErrorWithStatus2() async throws {
         for arguments in [["--page-size", "abc"], ["--page-size", "0"], ["--nope"], ["--url"]] {
-            let run = try DemoProcess.run(arguments)
+            let run = try await DemoProcess.run(arguments)
             #expect(run.status == 2, "\(arguments)")
             #expect(run.stdout.isEmpty)
             #expect(run.stderr.hasPrefix("reactive-demo: "))
             #expect(run.stderr.filter { $0 == "\n" }.count == 1 && run.stderr.hasSuffix("\n"), "\(run.stderr)")
         }
-        let run = try DemoProcess.run(["--page-size", "abc"])
+        let run = try await DemoProcess.run(["--page-size", "abc"])
         #expect(run.stderr == "reactive-demo: option '--page-size' needs a whole number from 1 to 100, not 'abc'\n")
     }
 
-    @Test func anUnreachableURLIsAOneLineErrorAndAFailure() throws {
+    @Test func anUnreachableURLIsAOneLineErrorAndAFailure() async throws {
         // Port 1 on the loopback interface: nothing listens, the connection is refused.
-        let run = try DemoProcess.run(["--url", "http://127.0.0.1:1/"])
+        let run = try await DemoProcess.run(["--url", "http://127.0.0.1:1/"])
         #expect(run.status == 1)
         #expect(run.stdout.isEmpty)
         #expect(run.stderr.hasPrefix("reactive-demo: cannot use --url http://127.0.0.1:1/: "))
         #expect(run.stderr.filter { $0 == "\n" }.count == 1 && run.stderr.hasSuffix("\n"), "\(run.stderr)")
     }
 
-    @Test func helpListsTheFlagsAndExits() throws {
-        let run = try DemoProcess.run(["--help"])
+    @Test func helpListsTheFlagsAndExits() async throws {
+        let run = try await DemoProcess.run(["--help"])
         #expect(run.status == 0)
         #expect(run.stderr.isEmpty)
         for flag in ["--url", "--key-path", "--page-key", "--page-size-key", "--pages-key", "--total-key",

@@ -4,11 +4,11 @@ import Testing
 /// The demo on a terminal (a pseudo-terminal read through a VT100 model): laid out for the
 /// terminal's size, redrawn on resize, and the terminal restored on Ctrl-Z, SIGTERM and
 /// Ctrl-C, and taken back on `fg`.
-@Suite(.timeLimit(.minutes(2))) struct TerminalRunTests {
+@Suite(.timeLimit(.minutes(10))) struct TerminalRunTests {
     static let sectionHeaders = ["── Poem ", "── Feed ", "── Photos ", "── Photos · landscape ", "── Photos · people ", "── Photos · portrait "]
 
-    @Test func at80x24EverySectionHelpAndCursorAreOnScreenAndAResizeRedrawsFor120x40() throws {
-        let result = try PTYSession.run(["--latency", "20"], columns: 80, rows: 24, steps: [
+    @Test func at80x24EverySectionHelpAndCursorAreOnScreenAndAResizeRedrawsFor120x40() async throws {
+        let result = try await PTYSession.run(["--latency", "20"], columns: 80, rows: 24, steps: [
             .waitFor(["state: loaded", "── Photos · portrait "]),
             .snapshot("loaded"),
             // Twelve rows down: past the poem's 8 lines, onto the feed's fourth post.
@@ -60,8 +60,8 @@ import Testing
         #expect(!after.alternate && after.echo && after.canonical && after.cursorVisible)
     }
 
-    @Test func ctrlZRestoresTheTerminalFgTakesItBackAndRedrawsAndSIGTERMRestoresIt() throws {
-        let result = try PTYSession.run(["--latency", "20"], columns: 80, rows: 24, steps: [
+    @Test func ctrlZRestoresTheTerminalFgTakesItBackAndRedrawsAndSIGTERMRestoresIt() async throws {
+        let result = try await PTYSession.run(["--latency", "20"], columns: 80, rows: 24, steps: [
             .waitFor(["state: loaded"]),
             .keys("\u{1A}"),
             .waitStopped,
@@ -87,8 +87,8 @@ import Testing
         #expect(!terminated.alternate && terminated.echo && terminated.canonical && terminated.cursorVisible)
     }
 
-    @Test func ctrlCRestoresTheTerminalAndEndsByTheSignal() throws {
-        let result = try PTYSession.run(["--latency", "20"], columns: 80, rows: 24, steps: [
+    @Test func ctrlCRestoresTheTerminalAndEndsByTheSignal() async throws {
+        let result = try await PTYSession.run(["--latency", "20"], columns: 80, rows: 24, steps: [
             .waitFor(["state: loaded"]),
             .keys("\u{03}"),
             .waitExit,

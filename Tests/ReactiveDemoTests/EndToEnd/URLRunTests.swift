@@ -3,11 +3,11 @@ import Testing
 
 /// Piped `--url` runs against a local API (``DemoAPIServer``): they end by themselves, page
 /// the API and nothing else, and report a failed page with a non-zero status.
-@Suite(.timeLimit(.minutes(2))) struct URLRunTests {
-    @Test func aMalformedSecondPageEndsTheRunWithTheErrorAndStatus1() throws {
+@Suite(.timeLimit(.minutes(10))) struct URLRunTests {
+    @Test func aMalformedSecondPageEndsTheRunWithTheErrorAndStatus1() async throws {
         let server = try DemoAPIServer()
         defer { server.stop() }
-        let run = try DemoProcess.run(["--url", server.url("/numbered-bad2"), "--pages", "5"], limit: .seconds(30))
+        let run = try await DemoProcess.run(["--url", server.url("/numbered-bad2"), "--pages", "5"], limit: .seconds(30))
         #expect(run.status == 1, "the run must end by itself and fail (status \(run.status))")
         #expect(run.stderr.hasPrefix("reactive-demo: the feed's page 2 failed: "), "\(run.stderr)")
         #expect(run.stderr.filter { $0 == "\n" }.count == 1, "\(run.stderr)")
@@ -19,10 +19,10 @@ import Testing
         #expect(!run.lines.contains { $0.contains("key e") || $0.contains("key c") }, "no simulated failure on a real API")
     }
 
-    @Test func aGoodAPIIsPagedAsAskedAndTheRunSucceeds() throws {
+    @Test func aGoodAPIIsPagedAsAskedAndTheRunSucceeds() async throws {
         let server = try DemoAPIServer()
         defer { server.stop() }
-        let run = try DemoProcess.run(["--url", server.url("/numbered"), "--pages", "2"], limit: .seconds(30))
+        let run = try await DemoProcess.run(["--url", server.url("/numbered"), "--pages", "2"], limit: .seconds(30))
         #expect(run.status == 0)
         #expect(run.stderr.isEmpty, "\(run.stderr)")
         #expect(try server.requestCount() == 3)
@@ -38,11 +38,11 @@ import Testing
         ["--url", "/linked", "--key-path", "", "--paging", "link"],
         ["--url", "/has-more", "--key-path", "items", "--has-more-key", "has_more"],
     ])
-    func everyPagingKindLoadsEveryPageThenStops(arguments: [String]) throws {
+    func everyPagingKindLoadsEveryPageThenStops(arguments: [String]) async throws {
         let server = try DemoAPIServer()
         defer { server.stop() }
         let resolved = arguments.map { $0.hasPrefix("/") ? server.url($0) : $0 }
-        let run = try DemoProcess.run(resolved + ["--pages", "10"], limit: .seconds(30))
+        let run = try await DemoProcess.run(resolved + ["--pages", "10"], limit: .seconds(30))
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.isEmpty, "\(run.stderr)")
         #expect(try server.requestCount() == 4)

@@ -39,7 +39,13 @@ struct DemoProcess {
     /// Runs the demo with `arguments` and waits for it to exit. A run still going after
     /// `limit` is killed (SIGKILL), so a demo that never ends fails its test instead of
     /// hanging it; ``Result/status`` then says 9 was the signal.
-    static func run(_ arguments: [String], limit: DispatchTimeInterval = .seconds(60)) throws -> Result {
+    /// It runs on a thread of its own: the caller suspends meanwhile.
+    static func run(_ arguments: [String], limit: DispatchTimeInterval = .seconds(60)) async throws -> Result {
+        try await onOwnThread { try runBlocking(arguments, limit: limit) }
+    }
+
+    /// ``run(_:limit:)``, blocking the calling thread until the demo has exited.
+    private static func runBlocking(_ arguments: [String], limit: DispatchTimeInterval) throws -> Result {
         let process = Process()
         process.executableURL = try executable()
         process.arguments = arguments

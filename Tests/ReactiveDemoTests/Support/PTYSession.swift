@@ -75,7 +75,13 @@ struct PTYSession {
     }
 
     /// Runs the demo with `arguments` in a `columns` × `rows` terminal through `steps`.
-    static func run(_ arguments: [String], columns: Int, rows: Int, steps: [Step]) throws -> Result {
+    /// It runs on a thread of its own: the caller suspends meanwhile.
+    static func run(_ arguments: [String], columns: Int, rows: Int, steps: [Step]) async throws -> Result {
+        try await onOwnThread { try runBlocking(arguments, columns: columns, rows: rows, steps: steps) }
+    }
+
+    /// ``run(_:columns:rows:steps:)``, blocking the calling thread until the session ends.
+    private static func runBlocking(_ arguments: [String], columns: Int, rows: Int, steps: [Step]) throws -> Result {
         struct Plan: Encodable {
             let argv: [String]
             let columns: Int

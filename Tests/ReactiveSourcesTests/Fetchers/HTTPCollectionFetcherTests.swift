@@ -136,7 +136,11 @@ struct HTTPCollectionFetcherTests {
 
     @Test func cancellingTheTaskCancelsTheRequestAndTheServerSeesTheConnectionClose() async throws {
         let tag = uniqueTag()
-        let fetcher = fetcher("slow", query: [URLQueryItem(name: "ms", value: "5000"), URLQueryItem(name: "tag", value: tag)])
+        // The server holds the request until the client closes the connection (or 5 min, a
+        // hang guard), and the request's timeout is longer still: on a loaded machine the
+        // cancel can come many seconds after the request arrived, and a shorter window let
+        // the server answer (or the request time out) first, so no abort was ever seen.
+        let fetcher = fetcher("slow", query: [URLQueryItem(name: "ms", value: "300000"), URLQueryItem(name: "tag", value: tag)], timeout: 600)
         let task = Task { await run(fetcher) }
         await eventually("request arrived") {
             (try? syncRequests(server, tag))?.count == 1

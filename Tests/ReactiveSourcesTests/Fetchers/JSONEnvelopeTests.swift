@@ -104,7 +104,7 @@ struct JSONEnvelopeTests {
     }
 }
 
-@Suite("Timeout watchdog (one timer for every request)", .timeLimit(.minutes(1)))
+@Suite("Timeout watchdog (one timer for every request)", .timeLimit(.minutes(10)))
 struct TimeoutWatchdogTests {
     final class Fired: @unchecked Sendable {
         private let lock = NSLock()

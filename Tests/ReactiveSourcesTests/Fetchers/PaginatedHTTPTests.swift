@@ -137,7 +137,11 @@ struct PaginatedHTTPTests {
 
     @Test func cancelInFlightClosesTheConnectionAndResetsFetching() async throws {
         let tag = uniqueTag()
-        let feed = source("slow", tag: tag, extra: [URLQueryItem(name: "ms", value: "5000")])
+        // The server holds the request until the client closes the connection (or 5 min, a
+        // hang guard), and the request's timeout is longer still: on a loaded machine the
+        // cancel can come many seconds after the request arrived, and a shorter window let
+        // the server answer (or the request time out) first, so no abort was ever seen.
+        let feed = source("slow", tag: tag, extra: [URLQueryItem(name: "ms", value: "300000")], timeout: 600)
         let log = EventLog(feed)
         feed.fetchData()
         await eventually("request arrived") { (try? syncRequests(server, tag))?.count == 1 }

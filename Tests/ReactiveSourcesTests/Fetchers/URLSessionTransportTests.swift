@@ -24,7 +24,7 @@ struct URLSessionTransportTests {
     /// cancels ("Trying to access a behaviour for a task that in not in the registry"): this
     /// test did so in 3 of 5 runs over a cached session. The default transport has no cache
     /// (``theDefaultConfigurationHasNoCache()``).
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(.minutes(10)))
     func cancelsRacingTheirResponsesEndEachRequestOnceAndStopNothing() async throws {
         let transport = URLSessionTransport()
         let request = URLRequest(url: server.baseURL.appendingPathComponent("_page"), timeoutInterval: 10)

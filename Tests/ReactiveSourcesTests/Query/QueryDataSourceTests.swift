@@ -8,7 +8,7 @@ import Testing
 /// Query-driven sources against the local fixture server. The server's `/items` ignores `q`;
 /// each query asks for `total = 2 × its length` items, so the rows tell which query they
 /// answer, and `delay_ms` makes a query's answer slow.
-@Suite("Query-driven sources", .timeLimit(.minutes(1)))
+@Suite("Query-driven sources", .timeLimit(.minutes(10)))
 struct QueryDataSourceTests {
     /// The sources the factory made, by query.
     final class Made: Sendable {
@@ -165,7 +165,7 @@ struct QueryDataSourceTests {
     }
 }
 
-@Suite("Query-driven sources: lifetime", .timeLimit(.minutes(1)))
+@Suite("Query-driven sources: lifetime", .timeLimit(.minutes(10)))
 struct QueryDataSourceLifetimeTests {
     @Test func droppingTheSourceStopsItsDebounce() async {
         let clock = ManualClock()

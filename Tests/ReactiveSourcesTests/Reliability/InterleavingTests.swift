@@ -440,7 +440,7 @@ final class InterleavingRun {
     private func finalChecks() async {
         let transport = self.transport
         if !(await pulse.wait { transport.unanswered.isEmpty }) {
-            fail("requests never ended: \(transport.unanswered.map(\.id))")
+            fail("requests never ended (hang guard: \(Int(pulse.timeout)) s of pool time): \(transport.unanswered.map(\.id))")
         }
         let all = events.values
         let willLoads = all.filter { $0 == .willLoad }.count
@@ -468,7 +468,7 @@ final class InterleavingRun {
     private func awaitRequest(_ id: Int) async {
         let transport = self.transport
         guard await pulse.wait(until: { transport.count > id }) else {
-            fail("request #\(id) for page \(model.requests[id]) never reached the transport")
+            fail("request #\(id) for page \(model.requests[id]) never reached the transport (hang guard: \(Int(pulse.timeout)) s of pool time)")
             return
         }
         let requests = transport.requests

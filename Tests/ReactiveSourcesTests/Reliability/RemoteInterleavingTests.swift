@@ -232,7 +232,7 @@ final class RemoteRun {
         }
         let fetcher = self.fetcher
         if !(await pulse.wait { fetcher.calls.allSatisfy(\.hasEnded) }) {
-            failures.append("calls never ended: \(fetcher.calls.filter { !$0.hasEnded }.map(\.id)); steps: \(trace)")
+            failures.append("calls never ended (hang guard: \(Int(pulse.timeout)) s of pool time): \(fetcher.calls.filter { !$0.hasEnded }.map(\.id)); steps: \(trace)")
         }
         let weakRefs = [WeakBox("RemoteDataSource", source)] + subscriptions.map { WeakBox("SignalSubscription", $0) }
         subscriptions.forEach { $0.cancel() }
@@ -255,7 +255,7 @@ final class RemoteRun {
         open.insert(id)
         source.fetchData()
         let fetcher = self.fetcher
-        if !(await pulse.wait { fetcher.calls.count > id }) { fail("call \(id) never started") }
+        if !(await pulse.wait { fetcher.calls.count > id }) { fail("call \(id) never started (hang guard: \(Int(pulse.timeout)) s of pool time)") }
     }
 
     private func cancel() {
@@ -320,7 +320,7 @@ final class RemoteRun {
             events.count >= expected.count && Array(source.snapshot.sections[0].objects) == content
                 && source.loadState.value.isFetching == fetching
         }) {
-            fail("timed out waiting for the expected state")
+            fail("timed out waiting for the expected state (hang guard: \(Int(pulse.timeout)) s of pool time)")
         }
         let actual = events.values.map(EventKind.init)
         if actual != expected { fail("events \(actual), expected \(expected)") }

@@ -174,24 +174,6 @@ struct SourceStressTests {
     }
 }
 
-/// Runs `body` on `count` new threads at once and waits (without blocking the caller's
-/// thread) until all have returned.
-func runOnThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-        let group = DispatchGroup()
-        for index in 0..<count {
-            group.enter()
-            let thread = Thread {
-                body(index)
-                group.leave()
-            }
-            thread.stackSize = 1 << 20
-            thread.start()
-        }
-        group.notify(queue: .global()) { continuation.resume() }
-    }
-}
-
 /// A thread-safe counter.
 final class Counter: @unchecked Sendable {
     private let lock = NSLock()

@@ -51,7 +51,7 @@ struct FetchStartRuleTests {
         var problems: [String] { lock.withLock { violations } }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func aRemoteFetcherStartsAfterFetchDataReturns() async {
         let probe = Probe()
         let source = RemoteDataSource(fetcher: ClosureFetcher<Int> { sink in
@@ -71,7 +71,7 @@ struct FetchStartRuleTests {
         #expect(probe.problems == [])
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func aPaginatedFetcherStartsAfterFetchDataAndFetchNextPageReturn() async {
         let probe = Probe()
         let source = PaginatedDataSource(fetcher: ClosurePageFetcher<Int> { token in

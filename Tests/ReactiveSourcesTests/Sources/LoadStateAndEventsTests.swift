@@ -15,23 +15,15 @@ struct LoadStateAndEventsTests {
 
     @Test func paginatedSource() async {
         let source = PaginatedDataSource(name: "pages", fetcher: Self.alternatingFetcher())
-        let problems = await Self.onOwnThread { Self.observeOnEveryNewState(of: source) }
+        let problems = await onOwnThread { Self.observeOnEveryNewState(of: source) }
         #expect(problems.isEmpty, "\(problems.count) of \(Self.rounds) rounds: \(problems.prefix(3))")
     }
 
     @Test func multiSource() async {
         let child = PaginatedDataSource(name: "pages", fetcher: Self.alternatingFetcher())
         let multi = MultiDataSource(name: "all", children: [child])
-        let problems = await Self.onOwnThread { Self.observeOnEveryNewState(of: multi) }
+        let problems = await onOwnThread { Self.observeOnEveryNewState(of: multi) }
         #expect(problems.isEmpty, "\(problems.count) of \(Self.rounds) rounds: \(problems.prefix(3))")
-    }
-
-    /// Runs `body` on a thread of its own, so that its spinning and waiting hold no thread of
-    /// the pool that runs fetch tasks (where they do not start on the calling thread).
-    private static func onOwnThread(_ body: @escaping @Sendable () -> [String]) async -> [String] {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: body()) }.start()
-        }
     }
 
     /// A fetcher that answers at once, without suspending: a page on even calls, an error on
@@ -70,8 +62,16 @@ struct LoadStateAndEventsTests {
             for round in 0..<rounds {
                 go.wait()
                 source.fetchData()
-                // A guard against a broken source only (then the run stops here and fails).
-                if ended.wait(timeout: .now() + 120) == .timedOut { stuck.append(round) }
+                // A guard against a broken source only (then the run stops here and fails). The
+                // fetch runs on the cooperative pool, which other suites may keep busy for
+                // minutes on a loaded machine: the guard counts pool time (see `PoolClock`).
+                let guardian = HangGuard(120)
+                while ended.wait(timeout: .now() + 1) == .timedOut {
+                    if guardian.hasExpired {
+                        stuck.append(round)
+                        break
+                    }
+                }
                 done.signal()
             }
         }.start()
@@ -80,8 +80,11 @@ struct LoadStateAndEventsTests {
         for round in 0..<rounds {
             go.signal()
             var seen: LoadState?
-            // Short: `fetchData()` publishes the loading state before it returns.
-            let deadline = Date().addingTimeInterval(10)
+            // `fetchData()` publishes the loading state before it returns, so this ends as soon
+            // as the fetching thread (not a pool thread) has run; the deadline is only a guard
+            // against a broken source, generous because on a loaded machine that thread may
+            // wait a while to run.
+            let deadline = Date().addingTimeInterval(120)
             while seen == nil && Date() < deadline {
                 let state = source.loadState.value
                 if state.isFetching || Self.isEnd(of: round, state) { seen = state }
@@ -91,11 +94,11 @@ struct LoadStateAndEventsTests {
             done.wait()
             subscription.cancel()
             if !stuck.values.isEmpty {
-                problems.append("round \(round): the fetch did not end within 120 s")
+                problems.append("round \(round): the fetch did not end within 120 s of pool time (hang guard)")
                 break
             }
             guard let seen else {
-                problems.append("round \(round): the fetch never started or ended")
+                problems.append("round \(round): the fetch neither started nor ended within 120 s")
                 continue
             }
             let received = events.values

@@ -7,6 +7,10 @@ import Testing
 /// A Multi whose children change on several threads: consistency of its content state and
 /// load state, valid change sets under contention, memory, and a Multi created over a child
 /// that is already loading.
+///
+/// The tests block threads on purpose (semaphores, a gate, writer threads they wait for): they
+/// do so on threads of their own (`onOwnThread`), never on the cooperative pool's, which runs
+/// every other suite's tasks.
 @Suite("Multi under concurrency", .serialized)
 struct MultiConcurrencyTests {
     /// A one-shot gate an observer can block on.
@@ -33,17 +37,19 @@ struct MultiConcurrencyTests {
     /// Thread A has the composer's delivery for `c` queued (it is in a batch); thread B
     /// fetches `c`. B delivers the child's events to the aggregator while the composition
     /// still shows no objects: the content state must be judged from the child (loaded).
-    @Test func loadStateJudgesContentFromALaggingComposition() {
+    @Test func loadStateJudgesContentFromALaggingComposition() async {
         let c = SimpleDataSource<Int>(name: "c")
         let multi = MultiDataSource(children: [c])
         let eventsSawSnapshot = Recorder<(event: LoadEvent, objects: [Int])>()
         let events = multi.loadEvents.observe { event in eventsSawSnapshot.append((event, multi.snapshot.allObjects)) }
         defer { events.cancel() }
-        let done = DispatchSemaphore(value: 0)
-        batch {
-            c.append([1]) // the composer's job for `c` is now queued on this thread
-            Thread { c.fetchData(); done.signal() }.start()
-            done.wait()
+        await onOwnThread {
+            let done = DispatchSemaphore(value: 0)
+            batch {
+                c.append([1]) // the composer's job for `c` is now queued on this thread
+                Thread { c.fetchData(); done.signal() }.start()
+                done.wait()
+            }
         }
         #expect(multi.snapshot.allObjects == [1])
         #expect(c.loadState.value.content.phase == .loaded)
@@ -59,7 +65,7 @@ struct MultiConcurrencyTests {
     /// first, is running on B). The documented outcome: the `updates` observer may read a
     /// load state one step behind, and the load state catches up right after, with its
     /// observers called with the final state.
-    @Test func aLoadStateBehindTheRowsCatchesUpAndIsObserved() {
+    @Test func aLoadStateBehindTheRowsCatchesUpAndIsObserved() async {
         let c = SimpleDataSource<Int>(name: "c")
         let gate = Gate()
         let gated = c.loadEvents.observe { _ in gate.pass() } // attached before the Multi's aggregator
@@ -72,13 +78,15 @@ struct MultiConcurrencyTests {
         let states = multi.loadState.observe(emitsCurrentValue: false) { statuses.append($0.status) }
         defer { states.cancel() }
         let done = DispatchSemaphore(value: 0)
-        batch {
-            c.append([1])
-            Thread { c.fetchData(); done.signal() }.start()
-            gate.reached.wait() // B is inside `gated`, before the aggregator heard willLoad
+        await onOwnThread {
+            batch {
+                c.append([1])
+                Thread { c.fetchData(); done.signal() }.start()
+                gate.reached.wait() // B is inside `gated`, before the aggregator heard willLoad
+            }
         }
         gate.open.signal()
-        done.wait()
+        await onOwnThread { done.wait() }
         #expect(rows.values == [[1]], "one update, with the final rows")
         #expect(c.loadState.value.status == .finished)
         #expect(multi.loadState.value.status == .finished)
@@ -88,6 +96,8 @@ struct MultiConcurrencyTests {
 
     // MARK: Concurrent children: every observed consecutive pair is a valid change
 
+    /// Writes `children` from threads of their own and blocks the calling thread until they
+    /// end: call it from a thread of its own too (never from the cooperative pool).
     static func hammer(_ children: [SimpleDataSource<Int>], steps: Int, writersPerChild: Int = 1) {
         let group = DispatchGroup()
         for (index, child) in children.enumerated() {
@@ -114,7 +124,7 @@ struct MultiConcurrencyTests {
     }
 
     @Test(arguments: [(false, 1), (true, 1), (false, 2), (true, 2)])
-    func concurrentChildrenPublishValidChanges(splices: Bool, writersPerChild: Int) {
+    func concurrentChildrenPublishValidChanges(splices: Bool, writersPerChild: Int) async {
         let leaves = (0..<(writersPerChild == 1 ? 4 : 2)).map { SimpleDataSource<Int>(name: "c\($0)") }
         let children: [any DataSource<Int>] = splices
             ? leaves.enumerated().map { index, leaf -> any DataSource<Int> in
@@ -124,7 +134,7 @@ struct MultiConcurrencyTests {
         let multi = MultiDataSource(children: children, splicesChildSections: splices)
         let seen = Recorder<SnapshotUpdate<Int>>()
         let subscription = multi.updates.observe { seen.append($0) }
-        Self.hammer(leaves, steps: 1500, writersPerChild: writersPerChild)
+        await onOwnThread { Self.hammer(leaves, steps: 1500, writersPerChild: writersPerChild) }
         let values = seen.values
         var checked = 0
         for (old, new) in zip(values, values.dropFirst()) {
@@ -146,7 +156,7 @@ struct MultiConcurrencyTests {
 
     // MARK: Nested Multis, Multis created in observers and batches, many threads
 
-    @Test func nestedAndReentrantConstructionDoesNotDeadlock() {
+    @Test func nestedAndReentrantConstructionDoesNotDeadlock() async {
         let finished = DispatchSemaphore(value: 0)
         let leaves = (0..<3).map { SimpleDataSource<Int>(name: "l\($0)") }
         Thread {
@@ -164,7 +174,10 @@ struct MultiConcurrencyTests {
             #expect(outer.snapshot == MultiDataSource(children: outer.children).snapshot)
             finished.signal()
         }.start()
-        #expect(finished.wait(timeout: .now() + 120) == .success, "deadlock")
+        // A hang guard only (a deadlock fails the test instead of hanging the run), awaited
+        // without holding a pool thread.
+        let ended = await onOwnThread { finished.wait(timeout: .now() + 300) == .success }
+        #expect(ended, "deadlock: the construction did not end within 300 s")
     }
 
     // MARK: Memory

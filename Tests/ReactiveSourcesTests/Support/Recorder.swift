@@ -16,20 +16,33 @@ final class Recorder<Value: Sendable>: @unchecked Sendable {
     var count: Int { lock.withLock { storage.count } }
 }
 
-/// Waits (yielding) until `condition` holds; records an issue and returns false after ~10 s.
+/// Waits until `condition` holds, checking it every millisecond or so (yielding the thread
+/// between checks); records an issue and returns false if it still does not hold after
+/// `limit` seconds of pool time (see ``PoolClock``) and at least 10,000 checks.
+///
+/// The limit is a hang guard only (a broken library fails the test instead of hanging it),
+/// not a timing assertion: on a loaded 2-core machine, or under a sanitizer, the task that
+/// makes the condition true can wait minutes for a thread of the cooperative pool, and the
+/// guard does not advance meanwhile.
 @discardableResult
 func eventually(
     _ what: String = "condition",
+    limit: TimeInterval = 120,
     _ condition: @Sendable () -> Bool,
     whileWaiting step: @Sendable () async -> Void = {},
     sourceLocation: SourceLocation = #_sourceLocation
 ) async -> Bool {
-    for _ in 0..<10_000 {
+    let guardian = HangGuard(limit)
+    var checks = 0
+    while true {
         if condition() { return true }
+        if Task.isCancelled { break }
+        checks += 1
+        if checks >= 10_000 && guardian.hasExpired { break }
         await step()
         try? await Task.sleep(nanoseconds: 1_000_000)
     }
-    Issue.record("timed out waiting for \(what)", sourceLocation: sourceLocation)
+    Issue.record("timed out waiting for \(what) (hang guard: \(Int(limit)) s of pool time, \(checks) checks)", sourceLocation: sourceLocation)
     return false
 }
 

@@ -4,23 +4,27 @@ import Foundation
 /// holds: whatever changes that state calls ``poke()``, and each waiter's condition is
 /// re-evaluated then. A watchdog ends waits that never come true after `timeout` seconds (a
 /// safety net so a broken library fails the test instead of hanging it, not a timing
-/// assertion).
+/// assertion). The timeout is in pool time (see ``PoolClock``): it does not run while the
+/// tasks a wait depends on are queued for a thread of the cooperative pool, which on a loaded
+/// 2-core machine, or under a sanitizer, can take minutes of wall-clock time.
 final class Pulse: @unchecked Sendable {
     private struct Waiter {
         var condition: @Sendable () -> Bool
         var continuation: CheckedContinuation<Bool, Never>
-        var deadline: Date
+        var guardian: HangGuard
     }
 
     private let lock = NSLock()
     private var waiters: [UInt64: Waiter] = [:]
     private var nextID: UInt64 = 0
-    private let timeout: TimeInterval
+    /// How long a wait may last before the watchdog ends it (a hang guard).
+    let timeout: TimeInterval
     private var watchdog: (any DispatchSourceTimer)?
 
-    init(timeout: TimeInterval = 30) {
+    init(timeout: TimeInterval = 120) {
         self.timeout = timeout
-        let timer = DispatchSource.makeTimerSource(queue: .global())
+        // A serial queue of its own: the global queue's threads are the pool's.
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "Pulse.watchdog"))
         timer.schedule(deadline: .now() + 0.25, repeating: 0.25)
         timer.setEventHandler { [weak self] in self?.expireOverdue() }
         timer.resume()
@@ -46,7 +50,7 @@ final class Pulse: @unchecked Sendable {
         }
         return await withCheckedContinuation { continuation in
             lock.withLock {
-                waiters[id] = Waiter(condition: condition, continuation: continuation, deadline: Date() + timeout)
+                waiters[id] = Waiter(condition: condition, continuation: continuation, guardian: HangGuard(timeout))
             }
             // The state may have changed between the first check and the registration.
             if condition() { resume(id, with: true) }
@@ -59,22 +63,24 @@ final class Pulse: @unchecked Sendable {
     }
 
     private func expireOverdue() {
-        let now = Date()
-        let overdue = lock.withLock { waiters.filter { $0.value.deadline < now }.map(\.key) }
+        let overdue = lock.withLock { waiters.filter { $0.value.guardian.hasExpired }.map(\.key) }
         if !overdue.isEmpty, ProcessInfo.processInfo.environment["RELIABILITY_VERBOSE"] != nil {
-            print("Pulse: \(overdue.count) wait(s) gave up after \(timeout) s")
+            print("Pulse: \(overdue.count) wait(s) gave up after \(timeout) s of pool time")
         }
         for id in overdue { resume(id, with: false) }
     }
 }
 
 /// Waits until every box in `boxes` is freed, yielding (then sleeping a millisecond) between
-/// checks, for at most `attempts` checks; returns the names of those still alive. Fetch
-/// tasks ending after their source was dropped may hold it a moment longer.
+/// checks, for at least `attempts` checks; returns the names of those still alive. Fetch
+/// tasks ending after their source was dropped may hold it a moment longer. When sleeping,
+/// it also keeps checking for up to a minute (a hang guard: those tasks may wait long for a
+/// thread of the cooperative pool on a loaded machine); without sleeping it is a quick check.
 func stillAlive(_ boxes: [WeakBox], attempts: Int = 2_000, sleeping: Bool = true) async -> [String] {
+    let guardian = HangGuard(sleeping ? 60 : 0)
     var remaining = boxes.filter(\.isAlive)
     var attempt = 0
-    while !remaining.isEmpty && attempt < attempts {
+    while !remaining.isEmpty && (attempt < attempts || !guardian.hasExpired) {
         attempt += 1
         if sleeping { try? await Task.sleep(nanoseconds: 1_000_000) } else { await Task.yield() }
         remaining = remaining.filter(\.isAlive)
