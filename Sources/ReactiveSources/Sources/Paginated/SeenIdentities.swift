@@ -53,7 +53,7 @@ final class SeenIdentities<Object: Hashable & Sendable>: @unchecked Sendable {
 /// The shown identities as their hash values, each mapped to the serial number of the shown
 /// object that has it; for ``SeenIdentities``, touched only under the source's lock.
 ///
-/// Each received identity is hashed once. A hash value not in the table is a new identity;
+/// Each received identity is hashed once (`hashValue`). A hash value not in the table is a new identity;
 /// one in the table is a duplicate only if the identity of the object at that serial is
 /// equal (read from the shown objects). Two distinct shown identities with one hash value
 /// (a 64-bit collision) are kept right: the second goes to `collided`, a `Dictionary` of
@@ -70,18 +70,9 @@ final class SeenTable<Identity: Hashable> {
     @usableFromInline var first = 0
     /// The serial the next new object gets.
     @usableFromInline var next = 0
-    /// A hasher as `Hasher()` makes it, copied for each identity (cheaper than making one).
-    @usableFromInline let hasher = Hasher()
 
     @inlinable
     init() {}
-
-    @inlinable
-    func hashValue(_ identity: Identity) -> HashValue {
-        var hasher = self.hasher
-        identity.hash(into: &hasher)
-        return HashValue(hasher.finalize())
-    }
 
     /// The objects of `page` whose identity is neither shown nor earlier in the page, in
     /// order (the page itself when all are new: no second array); records them. `shown(i)`
@@ -96,7 +87,7 @@ final class SeenTable<Identity: Hashable> {
         var fresh: [Object]? // nil while every object so far is new
         for index in page.indices {
             let object = identity(page[index])
-            let hash = hashValue(object)
+            let hash = HashValue(object.hashValue)
             var isNew = true
             // One lookup for a new hash value; a known one is put back.
             if let serial = serials.updateValue(next, forKey: hash) {
@@ -123,12 +114,12 @@ final class SeenTable<Identity: Hashable> {
     func forget<Object>(_ objects: [Object], _ identity: (Object) -> Identity) {
         for (offset, object) in objects.enumerated() {
             let object = identity(object)
-            let hash = hashValue(object)
+            let hash = HashValue(object.hashValue)
             if serials[hash] == first + offset {
                 serials[hash] = nil
                 // A collided identity with this hash value takes the slot, so a hash value
                 // missing from `serials` always means a new identity.
-                if !collided.isEmpty, let heir = collided.first(where: { hashValue($0.key) == hash }) {
+                if !collided.isEmpty, let heir = collided.first(where: { HashValue($0.key.hashValue) == hash }) {
                     collided[heir.key] = nil
                     serials[hash] = heir.value
                 }
