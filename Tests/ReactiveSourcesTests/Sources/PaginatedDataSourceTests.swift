@@ -266,6 +266,29 @@ struct PaginatedDataSourceTests {
         #expect(source.allObjects.map(\.id) == [1, 3, 4, 2], "page 3 is dropped first; 2 was forgotten with page 1")
     }
 
+    /// A repeated hash value is checked against the shown object that has it, read from the
+    /// snapshot while the dropped page is still in it (the positions are offset by it).
+    @Test func aRepeatedHashValueIsCheckedAgainstTheRightShownObjectWhenAPageIsDropped() async {
+        /// Odd and even values hash alike.
+        struct Parity: Hashable, Sendable {
+            let id: Int
+            func hash(into hasher: inout Hasher) { hasher.combine(id % 2) }
+        }
+        let pages: [[Int]] = [[1, 2], [3, 4], [2, 5, 6, 4, 3]]
+        let fetcher = ClosurePageFetcher<Parity> { token in
+            let page = pageNumber(token)
+            return Page(objects: pages[page - 1].map(Parity.init), next: page < pages.count ? .number(page + 1) : nil)
+        }
+        let source = PaginatedDataSource(name: "parity", fetcher: fetcher, maxPages: 2)
+        source.fetchData()
+        await eventually("first page") { source.pagination.value.loadedPages == 1 }
+        for page in 2...3 {
+            source.fetchNextPage()
+            await eventually("page \(page)") { source.pagination.value.loadedPages == page }
+        }
+        #expect(source.allObjects.map(\.id) == [3, 4, 2, 5, 6], "page 1 dropped first: 2 comes back, 4 and 3 are shown")
+    }
+
     @Test func aFetchStartedInABatchThatNeverSuspendsPublishesEveryEventInOrder() async {
         let fetcher = ClosurePageFetcher<Int> { _ in Page(objects: [1, 2], next: nil) }
         let source = PaginatedDataSource(name: "instant", fetcher: fetcher)

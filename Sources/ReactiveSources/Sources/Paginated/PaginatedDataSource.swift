@@ -27,8 +27,8 @@ import Signals
 /// - Duplicates: an object whose identity (its `id` for `Identifiable` types, otherwise the
 ///   object itself; pass `identity` to choose) is already shown is dropped from later pages, so
 ///   a collection that shifted under us never duplicates rows. The first occurrence wins.
-///   Checking costs one hash and one `Set` insertion per received object (compiled for the
-///   identity type).
+///   Checking costs one hash of each received identity and one table insertion (compiled for
+///   the identity type); shown objects are compared only when a hash value repeats.
 /// - `maxPages`: when set, the oldest pages are dropped as new ones arrive, before the new
 ///   page is checked for duplicates (an object that was only on a dropped page comes back).
 /// - `cancelFetch()` cancels both the refresh and the next-page load in flight.
@@ -83,8 +83,8 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: AwaitableFe
     /// A negative `prefetchDistance` is treated as 0; a `maxPages` below 1 as 1.
     /// `identity` names an object for the duplicate rule; `nil` (the default) means the
     /// object itself. It must give equal values for equal objects each time it is called:
-    /// once per delivered object, and again for a shown object when it is dropped (the
-    /// identities shown are kept in a `Set`).
+    /// once per delivered object, and again for a shown object when it is dropped or when a
+    /// delivered object's identity has the same hash value (only hash values are kept).
     @inlinable
     public convenience init(
         name: String = "",
@@ -303,7 +303,8 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: AwaitableFe
 
     private func applyFirst(_ page: Page<Object>) {
         seen.removeAll()
-        let objects = seen.insertNew(page.objects)
+        // Nothing is recorded: the shown objects are never read.
+        let objects = seen.insertNew(page.objects) { _ in preconditionFailure("no shown object is recorded") }
         book.pageCounts = [objects.count]
         book.next = page.next
         let end = Self.end(after: page, newObjects: objects.count, previous: nil)
@@ -387,10 +388,11 @@ public final class PaginatedDataSource<Object: Hashable & Sendable>: AwaitableFe
 
     /// The objects of `page` whose identity is not shown once the first `dropped` shown
     /// objects are gone, recorded by the duplicate rule. Runs the identity (user code) before
-    /// the snapshot is locked for the append.
+    /// the snapshot is locked for the append. The shown objects are read only when a hash
+    /// value repeats (the snapshot still holds the `dropped` objects then).
     private func newObjects(of page: Page<Object>, droppingFirst dropped: Int) -> [Object] {
         if dropped > 0 { seen.forget(Array(engine.snapshot.sections[0].objects.prefix(dropped))) }
-        return seen.insertNew(page.objects)
+        return seen.insertNew(page.objects) { [engine] in engine.snapshot.sections[0].objects[dropped + $0] }
     }
 
     /// Shows that next-page load `sequence` waits to try again; returns whether it is current.
