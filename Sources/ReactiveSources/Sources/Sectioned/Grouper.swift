@@ -186,7 +186,8 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
         for arrival in arrivals {
             if objectOrder != nil, smallestLabels[arrival.key].map({ arrival.label < $0 }) ?? true { smallestLabels[arrival.key] = arrival.label }
             load(arrival.key)
-            var rows = labels[arrival.key] ?? []
+            // Taken out while it changes, so the insert edits it in place (no path copy).
+            var rows = labels.removeValue(forKey: arrival.key) ?? []
             let position = insertionPoint(of: arrival.label, object: arrival.object, labels: rows, objects: touched[arrival.key]!)
             rows.insert(arrival.label, at: position)
             loops.insert(arrival.object, position, &touched[arrival.key]!)
