@@ -44,9 +44,8 @@ extension DataSource {
     /// metadata lookups).
     @inlinable
     public func sorted<Key: Comparable & Sendable>(by keyPath: KeyPath<Object, Key>) -> DerivedDataSource<Object, Object> {
-        // Key paths are immutable values; this one is only ever read.
-        nonisolated(unsafe) let keyPath = keyPath
-        return sorted { $0[keyPath: keyPath] < $1[keyPath: keyPath] }
+        let key = reader(of: keyPath)
+        return sorted { key($0) < key($1) }
     }
 
     /// As ``sorted(by:)-(Object,Object)->Bool``, with an order that depends on `parameter`

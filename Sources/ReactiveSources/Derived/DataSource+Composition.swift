@@ -36,9 +36,7 @@ extension DataSource {
         sectionOrder: SectionOrder<Key> = .firstAppearance,
         objectOrder: (@Sendable (Object, Object) -> Bool)? = nil
     ) -> SectionedDataSource<Object, Key> {
-        // Key paths are immutable values; this one is only ever read.
-        nonisolated(unsafe) let keyPath = keyPath
-        return sectioned(by: { $0[keyPath: keyPath] }, name: name, title: title, sectionOrder: sectionOrder, objectOrder: objectOrder)
+        sectioned(by: reader(of: keyPath), name: name, title: title, sectionOrder: sectionOrder, objectOrder: objectOrder)
     }
 
     /// A ``MultiDataSource`` showing this source followed by `others` (each child's sections

@@ -15,17 +15,18 @@ extension SortTransform {
         // 1. The labels of the parent rows that leave (removed: their parent item) or change
         //    (updated: -1 - their index in `edits.updated`), read in one pass.
         let updatedByOld = edits.updated.indices.sorted { edits.updated[$0].old < edits.updated[$1].old }
-        var leaving: [UInt64: Int] = [:]
+        // Keyed by `RowLabel`, whose hash is a few multiplies (`UInt64`'s is SipHash).
+        var leaving: [RowLabel: Int] = [:]
         leaving.reserveCapacity(edits.removed.count + edits.updated.count)
         var updatedLabels = [UInt64](repeating: 0, count: edits.updated.count)
         var nextRemoved = 0
         var nextUpdated = 0
         for (item, label) in state.parentLabels.enumerated() {
             if nextRemoved < edits.removed.count && edits.removed[nextRemoved] == item {
-                leaving[label] = item
+                leaving[RowLabel(section: 0, value: label)] = item
                 nextRemoved += 1
             } else if nextUpdated < updatedByOld.count && edits.updated[updatedByOld[nextUpdated]].old == item {
-                leaving[label] = -1 - updatedByOld[nextUpdated]
+                leaving[RowLabel(section: 0, value: label)] = -1 - updatedByOld[nextUpdated]
                 updatedLabels[updatedByOld[nextUpdated]] = label
                 nextUpdated += 1
             }
@@ -39,7 +40,7 @@ extension SortTransform {
         var ownItem = 0
         for label in state.labels {
             if leavingOwn.count == leaving.count { break }
-            if let tag = leaving[label] {
+            if let tag = leaving[RowLabel(section: 0, value: label)] {
                 leavingOwn.append(ownItem)
                 if tag >= 0 { own.removed.append((tag, ownItem)) } else { updatedOwn[-1 - tag] = ownItem }
             }

@@ -124,7 +124,7 @@ extension Grouper {
         for (index, sectionKey) in keys.enumerated() {
             let sectionArrivals = arrivals.bySection[index]
             guard !sectionArrivals.isEmpty || !leavingPositions[index].isEmpty || !inPlacePositions[index].isEmpty else { continue }
-            let order = arrivals.order(sectionArrivals, by: precedes)
+            let order = objectOrder == nil ? arrivals.order(sectionArrivals, by: nil) : arrivals.order(sectionArrivals, by: precedes)
             let changed = inPlacePositions[index].sorted { $0.position < $1.position }
             let merged = loops.mergeGrouped(
                 own.sections[index].objects, labels[sectionKey]!, leavingPositions[index], changed.map(\.position),
@@ -178,10 +178,14 @@ extension Grouper.Arrivals {
         departures.append(departure)
     }
 
-    /// The arrivals `indexes` sorted by `precedes`. O(k) when already in that order, else
-    /// O(k log k) calls of `precedes`.
-    func order(_ indexes: [Int], by precedes: (Object, RowLabel, Object, RowLabel) -> Bool) -> [Int] {
+    /// The arrivals `indexes` sorted by `precedes`, or by label alone (reading no object)
+    /// when `precedes` is `nil`. O(k) when already in that order, else O(k log k) comparisons.
+    func order(_ indexes: [Int], by precedes: ((Object, RowLabel, Object, RowLabel) -> Bool)?) -> [Int] {
         let labels = self.labels
+        guard let precedes else {
+            if zip(indexes, indexes.dropFirst()).allSatisfy({ labels[$0] < labels[$1] }) { return indexes }
+            return indexes.sorted { labels[$0] < labels[$1] }
+        }
         return objects.withUnsafeBufferPointer { values in
             func isBefore(_ a: Int, _ b: Int) -> Bool { precedes(values[a], labels[a], values[b], labels[b]) }
             if zip(indexes, indexes.dropFirst()).allSatisfy({ isBefore($0, $1) }) { return indexes }

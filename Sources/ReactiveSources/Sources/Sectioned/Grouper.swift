@@ -433,4 +433,16 @@ struct RowLabel: Comparable, Hashable, Sendable {
     static func < (lhs: RowLabel, rhs: RowLabel) -> Bool {
         (lhs.section, lhs.value) < (rhs.section, rhs.value)
     }
+
+    /// What `Dictionary` and `Set` hash a label with: the per-table seed and both fields
+    /// through SplitMix64's finaliser (a few multiplies) instead of SipHash. Labels are plain
+    /// numbers chosen by the library, never by a client, so there is no collision attack to
+    /// resist; the finaliser still spreads every input bit over the low bits a table uses.
+    @inlinable
+    func _rawHashValue(seed: Int) -> Int {
+        var bits = value ^ (UInt64(UInt(bitPattern: section)) &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(UInt(bitPattern: seed))
+        bits = (bits ^ (bits >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        bits = (bits ^ (bits >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Int(truncatingIfNeeded: bits ^ (bits >> 31))
+    }
 }

@@ -83,9 +83,7 @@ public final class SectionedDataSource<Object: Hashable & Sendable, Key: Hashabl
         sectionOrder: SectionOrder<Key> = .firstAppearance,
         objectOrder: (@Sendable (Object, Object) -> Bool)? = nil
     ) {
-        // Key paths are immutable values; this one is only ever read.
-        nonisolated(unsafe) let keyPath = keyPath
-        self.init(name: name, child: child, key: { $0[keyPath: keyPath] }, sectionOrder: sectionOrder, objectOrder: objectOrder)
+        self.init(name: name, child: child, key: reader(of: keyPath), sectionOrder: sectionOrder, objectOrder: objectOrder)
     }
 
     /// The fetch status and content state (see ``DataSource/loadState``).
