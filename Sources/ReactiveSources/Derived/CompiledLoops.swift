@@ -21,6 +21,12 @@ struct CompiledLoops<Object>: Sendable {
     @usableFromInline
     typealias Gather = @Sendable (_ sections: [RowStorage<Object>], _ paths: [RowPath]) -> ContiguousArray<Object>
 
+    /// In `rows` sorted by `less`: the first position whose row `value` precedes (`upper`),
+    /// or whose row does not precede `value` (lower bound). One descent of the tree: O(log n)
+    /// calls of `less`.
+    @usableFromInline
+    typealias Bound = @Sendable (_ rows: RowStorage<Object>, _ value: Object, _ upper: Bool, _ less: (Object, Object) -> Bool) -> Int
+
     /// Inserts `value` at `position` (`0...count`) of `rows`. O(chunk + log n).
     @usableFromInline
     typealias Insert = @Sendable (_ value: Object, _ position: Int, _ rows: inout RowStorage<Object>) -> Void
@@ -63,6 +69,7 @@ struct CompiledLoops<Object>: Sendable {
     let sort: Sorter
     let filter: Filter
     let gather: Gather
+    let bound: Bound
     let insert: Insert
     let remove: Remove
     /// For a Sorted source's order labels.
@@ -71,10 +78,14 @@ struct CompiledLoops<Object>: Sendable {
     let mergeGrouped: Merger<RowLabel>
 
     @usableFromInline
-    init(sort: @escaping Sorter, filter: @escaping Filter, gather: @escaping Gather, insert: @escaping Insert, remove: @escaping Remove, mergeSorted: @escaping Merger<UInt64>, mergeGrouped: @escaping Merger<RowLabel>) {
+    init(
+        sort: @escaping Sorter, filter: @escaping Filter, gather: @escaping Gather, bound: @escaping Bound, insert: @escaping Insert,
+        remove: @escaping Remove, mergeSorted: @escaping Merger<UInt64>, mergeGrouped: @escaping Merger<RowLabel>
+    ) {
         self.sort = sort
         self.filter = filter
         self.gather = gather
+        self.bound = bound
         self.insert = insert
         self.remove = remove
         self.mergeSorted = mergeSorted
@@ -139,6 +150,9 @@ struct CompiledLoops<Object>: Sendable {
                     start = end
                 }
                 return objects
+            },
+            bound: { rows, value, upper, less in
+                upper ? rows.partitioningIndex { less(value, $0) } : rows.partitioningIndex { !less($0, value) }
             },
             insert: { value, position, rows in rows.insert(value, at: position) },
             remove: { range, rows in rows.removeSubrange(range) },

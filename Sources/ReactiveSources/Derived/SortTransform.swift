@@ -65,14 +65,14 @@ final class SortTransform<Object: Hashable & Sendable>: RowTransform, @unchecked
         var taken = Set<Int>()
         for item in edits.removed {
             // Not found: the order is not a strict weak ordering; derive the section again.
-            guard let ownItem = Self.position(of: old[item], label: state.parentLabels[item], in: objects, labels: state.labels, less) else { return nil }
+            guard let ownItem = Self.position(of: old[item], label: state.parentLabels[item], in: objects, labels: state.labels, less, bound: loops.bound) else { return nil }
             taken.insert(ownItem)
             own.removed.append((item, ownItem))
         }
         var changed: [(from: Int, value: Object, label: UInt64)] = []
         for (oldItem, newItem) in edits.updated {
             let label = state.parentLabels[oldItem]
-            guard let ownItem = Self.position(of: old[oldItem], label: label, in: objects, labels: state.labels, less) else { return nil }
+            guard let ownItem = Self.position(of: old[oldItem], label: label, in: objects, labels: state.labels, less, bound: loops.bound) else { return nil }
             taken.insert(ownItem)
             changed.append((ownItem, new[newItem], label))
         }
@@ -101,7 +101,7 @@ final class SortTransform<Object: Hashable & Sendable>: RowTransform, @unchecked
         arriving.sort { precedes($0.value, $0.label, $1.value, $1.label) }
         var added: [Int] = []
         for arrival in arriving {
-            let item = Self.insertionPoint(of: arrival.value, label: arrival.label, in: objects, labels: state.labels, less)
+            let item = Self.insertionPoint(of: arrival.value, label: arrival.label, in: objects, labels: state.labels, less, bound: loops.bound)
             loops.insert(arrival.value, item, &objects)
             state.labels.insert(arrival.label, at: item)
             added.append(item)
@@ -122,32 +122,35 @@ final class SortTransform<Object: Hashable & Sendable>: RowTransform, @unchecked
     /// Where the row (`value`, `label`) goes: after every row it does not precede. O(log n)
     /// comparisons, plus O(log ties) label reads among the rows equal to `value`.
     static func insertionPoint(
-        of value: Object, label: UInt64, in objects: RowStorage<Object>, labels: RowStorage<UInt64>, _ less: (Object, Object) -> Bool
+        of value: Object, label: UInt64, in objects: RowStorage<Object>, labels: RowStorage<UInt64>, _ less: (Object, Object) -> Bool,
+        bound: @escaping CompiledLoops<Object>.Bound
     ) -> Int {
-        let low = objects.partitioningIndex { !less($0, value) }
+        let low = bound(objects, value, false, less)
         // Rows equal to `value` start at `low`: usually none, which one read tells.
         guard low < objects.count, !less(value, objects[low]) else { return low }
-        return tiePoint(of: value, label: label, from: low, in: objects, labels: labels, less)
+        return tiePoint(of: value, label: label, from: low, in: objects, labels: labels, less, bound: bound)
     }
 
     /// The position of the shown row (`value`, `label`), or `nil` if it is not where the
     /// order says. Same cost as ``insertionPoint(of:label:in:labels:_:)``.
     static func position(
-        of value: Object, label: UInt64, in objects: RowStorage<Object>, labels: RowStorage<UInt64>, _ less: (Object, Object) -> Bool
+        of value: Object, label: UInt64, in objects: RowStorage<Object>, labels: RowStorage<UInt64>, _ less: (Object, Object) -> Bool,
+        bound: @escaping CompiledLoops<Object>.Bound
     ) -> Int? {
-        let low = objects.partitioningIndex { !less($0, value) }
+        let low = bound(objects, value, false, less)
         guard low < labels.count else { return nil }
         // The first row equal to `value` is usually the one (labels are unique).
-        let item = labels[low] == label ? low : tiePoint(of: value, label: label, from: low, in: objects, labels: labels, less)
+        let item = labels[low] == label ? low : tiePoint(of: value, label: label, from: low, in: objects, labels: labels, less, bound: bound)
         return item < labels.count && labels[item] == label && objects[item] == value ? item : nil
     }
 
     /// Among the rows equal to `value`, which start at `low`, where label `label` goes.
     private static func tiePoint(
-        of value: Object, label: UInt64, from low: Int, in objects: RowStorage<Object>, labels: RowStorage<UInt64>, _ less: (Object, Object) -> Bool
+        of value: Object, label: UInt64, from low: Int, in objects: RowStorage<Object>, labels: RowStorage<UInt64>, _ less: (Object, Object) -> Bool,
+        bound: @escaping CompiledLoops<Object>.Bound
     ) -> Int {
         var low = low
-        var high = objects.partitioningIndex { less(value, $0) }
+        var high = bound(objects, value, true, less)
         while low < high {
             let middle = (low + high) / 2
             if labels[middle] < label { low = middle + 1 } else { high = middle }
