@@ -190,7 +190,7 @@ public enum StorageCase {
     static func report(_ all: [Figures]) -> String {
         func percent(_ value: Double?) -> String { value.map { format($0 * 100, 1) + " %" } ?? "–" }
         var lines = [
-            "| n | side | append 10 | insert 10 | remove 10 | edit 10 | edit 10, none held | iterate /row | by chunks /row | random get | dependent get | B/row appended | B/row random inserts | 100 versions, appends | 100 versions, edits |",
+            "| n | side | append 10 | insert 10 | remove 10 | edit 10 | edit 10, none held | iterate /row | forEach /row | random get | dependent get | B/row appended | B/row random inserts | 100 versions, appends | 100 versions, edits |",
             "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for f in all {
@@ -211,7 +211,7 @@ public enum StorageCase {
             guard let array = arrays.first(where: { $0.n == f.n }) else { continue }
             let appendedRatio = f.bytesPerRowAppended / array.bytesPerRowAppended
             let insertedRatio = (f.bytesPerRowInserted ?? .nan) / array.bytesPerRowAppended
-            lines.append("n=\(f.n) vs Array: iteration \(format(f.iterationPerRow / array.iterationPerRow, 2))x (<= 2x), by chunks \(format(f.bulkIterationPerRow / array.iterationPerRow, 2))x, random get \(format(f.accessPerRow / array.accessPerRow, 2))x (<= 4x), dependent get \(format(f.dependentAccessPerRow / array.dependentAccessPerRow, 2))x, bytes/row appended \(format(appendedRatio, 2))x (<= 1.25x), after random inserts \(format(insertedRatio, 2))x (<= 1.6x)")
+            lines.append("n=\(f.n) vs Array: iteration \(format(f.iterationPerRow / array.iterationPerRow, 2))x (<= 2x), forEach \(format(f.bulkIterationPerRow / array.iterationPerRow, 2))x, random get \(format(f.accessPerRow / array.accessPerRow, 2))x (<= 4x), dependent get \(format(f.dependentAccessPerRow / array.dependentAccessPerRow, 2))x, bytes/row appended \(format(appendedRatio, 2))x (<= 1.25x), after random inserts \(format(insertedRatio, 2))x (<= 1.6x)")
         }
         return lines.joined(separator: "\n")
     }

@@ -53,11 +53,7 @@ struct ArraySide: RowStoreSide {
 struct RowStorageSide: RowStoreSide {
     func sumOfIDsInBulk() -> Int {
         var sum = 0
-        rows.withChunks { chunk in
-            var chunkSum = 0
-            for row in chunk { chunkSum &+= row.id }
-            sum &+= chunkSum
-        }
+        rows.forEach { sum &+= $0.id }
         return sum
     }
     static var name: String { "RowStorage" }

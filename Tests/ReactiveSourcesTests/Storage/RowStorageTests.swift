@@ -46,6 +46,26 @@ struct RowStorageTests {
         #expect(storage[count - 1] == rows[count - 1])
     }
 
+    @Test("forEach visits every element in order, tree and tail, and stops at a throw", arguments: [0, 1, 63, 64, 65, 4_000, 40_001])
+    func forEachVisitsInOrder(count: Int) {
+        var storage = RowStorage((0..<count).map(WideRow.init))
+        storage.append(contentsOf: [WideRow(count), WideRow(count + 1)])
+        storage.append(WideRow(count + 2))
+        var visited: [WideRow] = []
+        storage.forEach { visited.append($0) }
+        #expect(visited == Array(storage))
+        #expect(visited.count == count + 3)
+        struct Stop: Error {}
+        var seen = 0
+        #expect(throws: Stop.self) {
+            try storage.forEach { _ in
+                seen += 1
+                if seen == (count + 3) / 2 + 1 { throw Stop() }
+            }
+        }
+        #expect(seen == (count + 3) / 2 + 1)
+    }
+
     @Test("appends one by one build the same tree shape as a bulk build")
     func appendsArePacked() {
         var appended = RowStorage<WideRow>()
