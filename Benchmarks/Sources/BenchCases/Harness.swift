@@ -41,8 +41,10 @@ public struct BenchConfig: Sendable {
     }
 }
 
-/// Prevents the optimizer from discarding a value.
-@inline(never)
+/// Prevents the optimizer from discarding a value: not inlined and not optimised, so the
+/// optimizer cannot prove the call useless and drop the work that computed `value` (an
+/// `@inline(never)` function alone can still be seen to have no effect).
+@inline(never) @_optimize(none)
 public func consume<T>(_ value: T) {
     withExtendedLifetime(value) {}
 }
