@@ -146,7 +146,10 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
         }
         // 2. The parent's labels follow its edits; arriving rows take labels between neighbours.
         for (section, sectionEdits) in edits.rows {
+            // Taken out of the table so the edit is in place, not a path copy: when this pass
+            // gives way (nil), the caller groups from scratch and rebuilds every label.
             var sectionLabels = parentLabels[section]
+            parentLabels[section] = RowStorage()
             guard let made = OrderLabels.follow(&sectionLabels, removed: sectionEdits.removed, added: sectionEdits.added) else { return nil }
             for (item, value) in zip(sectionEdits.added, made) {
                 let object = new.sections[section].objects[item]
