@@ -46,49 +46,51 @@ enum OrderLabels {
     /// `nil` when a gap has no room for its rows or the edits do not fit the labels.
     static func followInBulk(_ labels: RowStorage<UInt64>, removed: [Int], added: [Int]) -> (labels: RowStorage<UInt64>, made: [UInt64])? {
         let newCount = labels.count - removed.count + added.count
+        guard newCount >= 0 else { return nil }
         var result = ContiguousArray<UInt64>()
         result.reserveCapacity(newCount)
         var made: [UInt64] = []
         made.reserveCapacity(added.count)
-        var survivors = labels.makeIterator()
-        var oldItem = 0
         var nextRemoved = 0
-        /// The next label of a row that stays, or `nil` after the last one.
-        func nextSurvivor() -> UInt64? {
-            while let label = survivors.next() {
-                let item = oldItem
-                oldItem += 1
-                if nextRemoved < removed.count && removed[nextRemoved] == item {
-                    nextRemoved += 1
-                    continue
-                }
-                return label
-            }
-            return nil
-        }
-        var pending = nextSurvivor()
         var nextAdded = 0
-        while result.count < newCount {
-            guard nextAdded < added.count && added[nextAdded] == result.count else {
-                guard let label = pending else { return nil }
-                result.append(label)
-                pending = nextSurvivor()
+        var oldItem = 0
+        for label in labels {
+            if nextRemoved < removed.count && removed[nextRemoved] == oldItem {
+                nextRemoved += 1
+                oldItem += 1
                 continue
             }
-            var runEnd = nextAdded + 1
-            while runEnd < added.count && added[runEnd] == added[runEnd - 1] + 1 { runEnd += 1 }
-            let run = runEnd - nextAdded
-            guard let (first, step) = spread(run, after: result.last, before: pending) else { return nil }
-            for index in 0..<run {
-                let label = first &+ UInt64(index) &* step
-                result.append(label)
-                made.append(label)
+            oldItem += 1
+            if nextAdded < added.count && added[nextAdded] == result.count {
+                guard appendRun(of: added, from: &nextAdded, before: label, to: &result, made: &made) else { return nil }
             }
-            nextAdded = runEnd
+            result.append(label)
+        }
+        while nextAdded < added.count {
+            guard added[nextAdded] == result.count, appendRun(of: added, from: &nextAdded, before: nil, to: &result, made: &made) else { return nil }
         }
         // Edits that do not fit the labels (an index repeated or out of range) leave some over.
-        guard pending == nil, nextRemoved == removed.count, nextAdded == added.count else { return nil }
+        guard nextRemoved == removed.count, result.count == newCount else { return nil }
         return (RowStorage(result), made)
+    }
+
+    /// Labels the run of consecutive `added` rows from `start` (which goes at `result.count`),
+    /// spread between the last label of `result` and `next`, and moves `start` past it.
+    /// `false` when the gap has no room. O(run).
+    private static func appendRun(
+        of added: [Int], from start: inout Int, before next: UInt64?, to result: inout ContiguousArray<UInt64>, made: inout [UInt64]
+    ) -> Bool {
+        var end = start + 1
+        while end < added.count && added[end] == added[end - 1] + 1 { end += 1 }
+        let run = end - start
+        guard let (first, step) = spread(run, after: result.last, before: next) else { return false }
+        for index in 0..<run {
+            let label = first &+ UInt64(index) &* step
+            result.append(label)
+            made.append(label)
+        }
+        start = end
+        return true
     }
 
     /// `count` labels between `before` and `after` (`nil`: no row on that side), evenly
