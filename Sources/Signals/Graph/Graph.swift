@@ -81,6 +81,9 @@ final class Graph {
 
     // Delivery state (see Graph+Delivery.swift).
     @usableFromInline @exclusivity(unchecked) var batchDepth = 0
+    /// Identifies this thread's outermost batch in progress (or the last one): unique across
+    /// threads, never 0 (see ``SourceNode/recordedBatch``).
+    @usableFromInline @exclusivity(unchecked) var batchID: UInt64 = 0
     @exclusivity(unchecked) var isDelivering = false
     @exclusivity(unchecked) var pending = DeliveryQueue()
     /// Numbers this thread's delivery runs, for feedback-loop detection: the thread's number

@@ -54,6 +54,7 @@ extension Graph {
     }
 
     @usableFromInline func beginBatch() {
+        if batchDepth == 0 { batchID = nextEpoch() }
         batchDepth += 1
     }
 
