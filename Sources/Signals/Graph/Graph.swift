@@ -109,6 +109,8 @@ final class Graph {
         markStack.deallocate()
         checkStack.deallocate()
         busy.deallocate()
+        queue.deallocate()
+        pending.deallocate()
     }
 
     /// The first epoch of a block no thread has used (epochs have 56 bits, see

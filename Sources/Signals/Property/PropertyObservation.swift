@@ -12,7 +12,7 @@ import Synchronization
 ///
 /// The closure never runs on two threads at once: a delivery that finds it running on
 /// another thread leaves a note, and that thread calls it again with the latest value.
-final class PropertyObservation<Value>: GraphNode, Deliverable, ObserverCall, @unchecked Sendable {
+final class PropertyObservation<Value>: GraphNode, ObserverCall, @unchecked Sendable {
     /// The observed node; `nil` once detached, so that a cancelled subscription keeps
     /// nothing it observed (derived nodes and what their closures capture) alive.
     @exclusivity(unchecked) private var node: ValueNode<Value>?
@@ -74,7 +74,7 @@ final class PropertyObservation<Value>: GraphNode, Deliverable, ObserverCall, @u
         return false
     }
 
-    func deliver(in graph: Graph) {
+    override func deliver(in graph: Graph) {
         graph.lock(component)
         isQueued = false
         guard observer != nil else { return graph.unlock() }
