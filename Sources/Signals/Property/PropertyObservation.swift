@@ -75,7 +75,7 @@ final class PropertyObservation<Value>: GraphNode, ObserverCall, @unchecked Send
     }
 
     override func deliver(in graph: Graph) {
-        graph.lock(component)
+        graph.lock(self)
         isQueued = false
         guard observer != nil else { return graph.unlock() }
         var state = callState.load(ordering: .acquiring)
@@ -104,7 +104,7 @@ final class PropertyObservation<Value>: GraphNode, ObserverCall, @unchecked Send
             observer(value)
             // Nothing asked for: the call ends here, with no lock taken.
             if callState.compareExchange(expected: Self.running, desired: 0, ordering: .releasing).exchanged { return }
-            graph.lock(component)
+            graph.lock(self)
             let asked = callState.load(ordering: .relaxed)
             if asked & Self.rerun == 0 { break }
             callState.store(asked & ~Self.rerun, ordering: .relaxed)
