@@ -105,4 +105,38 @@ struct BatchSemanticsTests {
         #expect(seen.values == [42, 42], "no equality: every write is a change")
         _ = subscription
     }
+    @Test func aWriteRevertedInABatchAfterABatchOfOneWriteNotifiesNothing() {
+        // A trivial value's first write in a batch records the value before it, and only a
+        // second write settles the record: the record of an earlier batch must not be used.
+        let source = MutableProperty(1)
+        let seen = Recorder<Int>()
+        let subscription = source.observe { seen.append($0) }
+        batch { source.value = 2 }
+        batch {
+            source.value = 3
+            batch { source.value = 4 }
+            source.value = 2
+        }
+        batch { source.value = 5 }
+        batch {
+            source.value = 6
+            source.value = 7
+            source.value = 5
+        }
+        #expect(seen.values == [1, 2, 5])
+        _ = subscription
+    }
+
+    @Test func aRevertedWriteOfANonTrivialValueNotifiesNothing() {
+        let source = MutableProperty("a")
+        let seen = Recorder<String>()
+        let subscription = source.observe { seen.append($0) }
+        batch { source.value = "b" }
+        batch {
+            source.value = "c"
+            source.value = "b"
+        }
+        #expect(seen.values == ["a", "b"])
+        _ = subscription
+    }
 }

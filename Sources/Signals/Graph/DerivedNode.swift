@@ -103,7 +103,24 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     @inlinable @inline(__always) final func value(in graph: Graph) -> Value {
         let fresh = NodeFlags.hasValue.rawValue | NodeFlags.isLinked.rawValue
         let mask = fresh | NodeFlags.isStale.rawValue | NodeFlags.isComputing.rawValue
-        if stamp & mask == fresh {
+        let flags = stamp
+        if flags & mask == fresh {
+            graph.track(self)
+            return storage.pointee
+        }
+        return flags & NodeFlags.isLinked.rawValue == 0 ? checkedValue(in: graph) : currentValue(in: graph)
+    }
+
+    /// ``value(in:)`` of an unwatched node: specialised in the caller but not inlined (the
+    /// read stays small enough to inline into client closures). One validated
+    /// since the last write to its component (what ``needsCheck(in:)`` tests, as a closure
+    /// reading the same unwatched node again in one run finds) is read here; anything else
+    /// goes to ``currentValue(in:)``.
+    @inlinable @inline(never) final func checkedValue(in graph: Graph) -> Value {
+        let watched = NodeFlags.hasValue.rawValue | NodeFlags.isLinked.rawValue | NodeFlags.isComputing.rawValue
+        if stamp & watched == NodeFlags.hasValue.rawValue
+            && UnsafeRawPointer(storage).load(fromByteOffset: -8, as: UInt64.self)
+                == graph.held.unsafelyUnwrapped._withUnsafeGuaranteedRef({ $0.globalVersion }) {
             graph.track(self)
             return storage.pointee
         }

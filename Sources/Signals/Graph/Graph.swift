@@ -81,6 +81,9 @@ final class Graph {
 
     // Delivery state (see Graph+Delivery.swift).
     @usableFromInline @exclusivity(unchecked) var batchDepth = 0
+    /// Identifies this thread's outermost batch in progress (or the last one): unique across
+    /// threads, never 0 (see ``SourceNode/recordedBatch``).
+    @usableFromInline @exclusivity(unchecked) var batchID: UInt64 = 0
     @exclusivity(unchecked) var isDelivering = false
     @exclusivity(unchecked) var pending = DeliveryQueue()
     /// Numbers this thread's delivery runs, for feedback-loop detection: the thread's number
@@ -106,6 +109,8 @@ final class Graph {
         markStack.deallocate()
         checkStack.deallocate()
         busy.deallocate()
+        queue.deallocate()
+        pending.deallocate()
     }
 
     /// The first epoch of a block no thread has used (epochs have 56 bits, see

@@ -42,7 +42,7 @@ extension Graph {
         lock(component)
     }
 
-    @inline(__always) func enqueue(_ job: any Deliverable) {
+    @inline(__always) func enqueue(_ job: DeliveryJob) {
         queue.append(job)
     }
 
@@ -54,6 +54,7 @@ extension Graph {
     }
 
     @usableFromInline func beginBatch() {
+        if batchDepth == 0 { batchID = nextEpoch() }
         batchDepth += 1
     }
 
@@ -117,7 +118,8 @@ extension Graph {
         repeat {
             while batchDepth == 0, let job = pending.popFirst() {
                 deliveryRun = run
-                job.deliver(in: self)
+                job._withUnsafeGuaranteedRef { $0.deliver(in: self) }
+                job.release()
             }
             // Jobs made due with the lock held and no observer call after them (a derived
             // closure's write during the last delivery's pull) are this thread's too.
@@ -128,49 +130,62 @@ extension Graph {
     }
 }
 
-/// Something the graph delivers to user code after a propagation.
+/// Something the graph delivers to user code after a propagation: an observation (a
+/// ``GraphNode``) or one event for one signal observer. A class, not a protocol, so that
+/// the queues hold jobs as plain pointers, retained once while queued (see ``DeliveryQueue``).
 @usableFromInline
-protocol Deliverable: AnyObject {
+class DeliveryJob: @unchecked Sendable {
     /// Called with no lock held, by the thread's drain: takes its own component's lock and
     /// releases it around the user callback with ``Graph/suspendForCallback()``.
-    func deliver(in graph: Graph)
+    func deliver(in graph: Graph) {}
 }
 
-/// A FIFO of pending deliveries with amortised O(1) push and pop.
+/// A FIFO of pending deliveries with amortised O(1) push and pop, in one buffer it owns
+/// (as ``TrivialStack``): each job is retained once when queued and released by the drain
+/// after its delivery; moving jobs between queues copies pointers, with no reference
+/// counting and no copy-on-write check. The owner frees the buffer with ``deallocate()``.
 @usableFromInline
 struct DeliveryQueue {
-    @usableFromInline var storage: [any Deliverable] = []
+    @usableFromInline var jobs = TrivialStack<Unmanaged<DeliveryJob>>(capacity: 4)
+    /// The next job to pop.
     @usableFromInline var head = 0
 
     @usableFromInline init() {}
 
-    @inlinable var isEmpty: Bool { head == storage.count }
+    @inlinable var isEmpty: Bool { head == jobs.count }
 
-    mutating func append(_ job: any Deliverable) {
-        storage.append(job)
+    /// Releases the jobs still queued and frees the buffer.
+    func deallocate() {
+        for index in head..<jobs.count { jobs[index].release() }
+        jobs.deallocate()
     }
 
-    /// Moves every job of `other` to the end of this queue. Both keep their buffers (swapping
-    /// them would hand an empty queue a buffer without capacity, which then allocates on every
-    /// write's first job).
+    mutating func append(_ job: DeliveryJob) {
+        jobs.append(Unmanaged.passRetained(job))
+    }
+
+    /// Moves every job of `other` to the end of this queue (both keep their buffers).
     mutating func append(contentsOf other: inout DeliveryQueue) {
         if other.isEmpty { return }
-        for index in other.head..<other.storage.count {
-            storage.append(other.storage[index])
+        for index in other.head..<other.jobs.count {
+            jobs.append(other.jobs[index])
         }
-        other.storage.removeAllKeepingCapacity()
+        other.jobs.removeSuffix(from: 0)
         other.head = 0
     }
 
-    mutating func popFirst() -> (any Deliverable)? {
-        guard head < storage.count else { return nil }
-        let job = storage[head]
+    /// The next job, retained (+1): the caller releases it.
+    mutating func popFirst() -> Unmanaged<DeliveryJob>? {
+        guard head < jobs.count else { return nil }
+        let job = jobs[head]
         head += 1
-        if head == storage.count {
-            storage.removeAllKeepingCapacity()
+        if head == jobs.count {
+            jobs.removeSuffix(from: 0)
             head = 0
-        } else if head >= 1024 && head * 2 >= storage.count {
-            storage.removeFirst(head)
+        } else if head >= 1024 && head * 2 >= jobs.count {
+            let remaining = jobs.count - head
+            for index in 0..<remaining { jobs[index] = jobs[head + index] }
+            jobs.removeSuffix(from: remaining)
             head = 0
         }
         return job

@@ -21,7 +21,9 @@ extension Graph {
             lockUnplaced(node)
             return
         }
-        lock(Unmanaged<GraphComponent>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue())
+        // Unretained: the node keeps its component alive (a strong reference here cost a
+        // retain and a release per lock).
+        Unmanaged<GraphComponent>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)._withUnsafeGuaranteedRef { lock($0) }
         heldMember = bits
     }
 
@@ -125,6 +127,8 @@ extension Graph {
             pthread_mutex_lock(root._withUnsafeGuaranteedRef { $0.mutex })
             if root._withUnsafeGuaranteedRef({ $0.isRoot }) {
                 held = root
+                // The root's own nodes are in its tree: their reads re-enter without a walk.
+                heldMember = UInt(bitPattern: root.toOpaque())
                 return
             }
             pthread_mutex_unlock(root._withUnsafeGuaranteedRef { $0.mutex })

@@ -32,7 +32,7 @@ struct Read: BitwiseCopyable {
 /// keep downstream ones alive. A derived node appears in its dependencies' subscriber lists
 /// only while something observes it.
 @usableFromInline
-class GraphNode: @unchecked Sendable {
+class GraphNode: DeliveryJob, @unchecked Sendable {
     /// The component whose lock guards this node (it may have been merged into another:
     /// the lock is its root's, see ``GraphComponent``), retained (+1); or, for a derived
     /// node whose inputs are unknown, ``GraphComponent/nursery`` (not retained) until its

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A derived node holding `transform(input's value)` (``Property/map(_:)``).
 ///
 /// Its one closure, `step`, is built by the inlinable `map` in the caller's module, where
@@ -38,8 +40,24 @@ extension Graph {
     /// The value of `node`, read (and recorded) by the computation running on this thread,
     /// which holds a lock: taken again for `node` (joining its component if another).
     @inlinable @inline(__always) func read<Value>(_ node: ValueNode<Value>) -> Value {
-        lock(node)
-        defer { unlock() }
+        let held = holds(node)
+        if !held { lock(node) }
+        let value = readHeld(node)
+        if !held { unlock() }
+        return value
+    }
+
+    /// Whether this thread holds the lock of `node`'s component and knows it without a walk
+    /// (``heldMember``): a read then needs no lock round trip, since taking the lock again
+    /// would only count up ``depth`` and down again, with nothing to deliver in between
+    /// (delivery waits for the outermost unlock).
+    @inlinable @inline(__always) func holds(_ node: GraphNode) -> Bool {
+        depth > 0 && node.componentBits.load(ordering: .acquiring) == heldMember
+    }
+
+    /// The value of `node`, recorded as read by the running computation. Caller holds
+    /// `node`'s component's lock.
+    @inlinable @inline(__always) func readHeld<Value>(_ node: ValueNode<Value>) -> Value {
         if node.isSource {
             return Unmanaged.passUnretained(unsafeDowncast(node, to: SourceNode<Value>.self))
                 ._withUnsafeGuaranteedRef { $0.trackedValue(in: self) }

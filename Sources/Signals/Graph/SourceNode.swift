@@ -14,6 +14,9 @@ final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var before: UnsafeMutablePointer<Value>?
     /// The version before that write.
     @usableFromInline @exclusivity(unchecked) var versionBefore: UInt64 = 0
+    /// For a trivial `Value`: the ``Graph/batchID`` of the batch whose first write to this
+    /// node recorded ``before`` (see ``store(_:in:)``).
+    @usableFromInline @exclusivity(unchecked) var recordedBatch: UInt64 = 0
 
     /// `component`: a new one unless given (a constant made inside another graph's lock).
     init(_ value: Value, isEqual: (@Sendable (Value, Value) -> Bool)?, component: GraphComponent = GraphComponent()) {
@@ -54,14 +57,30 @@ final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
             return true
         }
         if isEqual(value, newValue) { return false }
-        if !has(.batchRecorded) && graph.batchDepth > 0 {
-            // The first write to this node in this thread's batch: the value before it, to
-            // compare with when the batch ends.
-            set(.batchRecorded, true)
-            if before == nil { before = .allocate(capacity: 1) }
-            before.unsafelyUnwrapped.initialize(to: value)
-            versionBefore = version
-            graph.writes.append(self)
+        if graph.batchDepth > 0 {
+            if _isPOD(Value.self) {
+                // The first write in this batch records the value before it; only a second
+                // one can bring that value back, so only then is the node settled when the
+                // batch ends (``settleBatchWrite(in:)``). A record left behind holds nothing
+                // (a trivial value) and is overwritten by the next batch's first write.
+                if recordedBatch != graph.batchID {
+                    recordedBatch = graph.batchID
+                    if before == nil { before = .allocate(capacity: 1) }
+                    before.unsafelyUnwrapped.initialize(to: value)
+                    versionBefore = version
+                } else if !has(.batchRecorded) {
+                    set(.batchRecorded, true)
+                    graph.writes.append(self)
+                }
+            } else if !has(.batchRecorded) {
+                // The first write to this node in this thread's batch: the value before it, to
+                // compare with when the batch ends.
+                set(.batchRecorded, true)
+                if before == nil { before = .allocate(capacity: 1) }
+                before.unsafelyUnwrapped.initialize(to: value)
+                versionBefore = version
+                graph.writes.append(self)
+            }
         }
         value = newValue
         didChange(in: graph)

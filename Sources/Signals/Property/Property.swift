@@ -115,16 +115,12 @@ public class Property<Value: Sendable>: @unchecked Sendable {
     @inlinable public final var value: Value {
         @inline(__always) get {
             Graph.current._withUnsafeGuaranteedRef { graph in
-                graph.lock(node)
-                let value: Value
-                if node.isSource {
-                    let source = Unmanaged.passUnretained(unsafeDowncast(node, to: SourceNode<Value>.self))
-                    value = source._withUnsafeGuaranteedRef { $0.trackedValue(in: graph) }
-                } else {
-                    let derived = Unmanaged.passUnretained(unsafeDowncast(node, to: DerivedNode<Value>.self))
-                    value = derived._withUnsafeGuaranteedRef { $0.value(in: graph) }
-                }
-                graph.unlockAndDeliver()
+                // A read from a derived closure (or a `modify` body) whose thread already
+                // holds this node's component: no lock round trip (see ``Graph/holds(_:)``).
+                let held = graph.holds(node)
+                if !held { graph.lock(node) }
+                let value = graph.readHeld(node)
+                if !held { graph.unlockAndDeliver() }
                 return value
             }
         }

@@ -12,7 +12,7 @@ import Synchronization
 ///
 /// The closure never runs on two threads at once: a delivery that finds it running on
 /// another thread leaves a note, and that thread calls it again with the latest value.
-final class PropertyObservation<Value>: GraphNode, Deliverable, ObserverCall, @unchecked Sendable {
+final class PropertyObservation<Value>: GraphNode, ObserverCall, @unchecked Sendable {
     /// The observed node; `nil` once detached, so that a cancelled subscription keeps
     /// nothing it observed (derived nodes and what their closures capture) alive.
     @exclusivity(unchecked) private var node: ValueNode<Value>?
@@ -74,8 +74,8 @@ final class PropertyObservation<Value>: GraphNode, Deliverable, ObserverCall, @u
         return false
     }
 
-    func deliver(in graph: Graph) {
-        graph.lock(component)
+    override func deliver(in graph: Graph) {
+        graph.lock(self)
         isQueued = false
         guard observer != nil else { return graph.unlock() }
         var state = callState.load(ordering: .acquiring)
@@ -104,7 +104,7 @@ final class PropertyObservation<Value>: GraphNode, Deliverable, ObserverCall, @u
             observer(value)
             // Nothing asked for: the call ends here, with no lock taken.
             if callState.compareExchange(expected: Self.running, desired: 0, ordering: .releasing).exchanged { return }
-            graph.lock(component)
+            graph.lock(self)
             let asked = callState.load(ordering: .relaxed)
             if asked & Self.rerun == 0 { break }
             callState.store(asked & ~Self.rerun, ordering: .relaxed)

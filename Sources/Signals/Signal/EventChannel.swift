@@ -77,7 +77,7 @@ final class EventObserver<Value>: ObserverCall, @unchecked Sendable {
 /// Events reach an observer in the order they were sent (their tickets), whichever thread
 /// delivers them: an event whose turn has not come is parked, and the thread that delivers
 /// its predecessor goes on with it.
-final class EventDelivery<Value>: Deliverable {
+final class EventDelivery<Value>: DeliveryJob, @unchecked Sendable {
     private let observer: EventObserver<Value>
     private let value: Value
     private let ticket: UInt64
@@ -88,7 +88,7 @@ final class EventDelivery<Value>: Deliverable {
         self.ticket = ticket
     }
 
-    func deliver(in graph: Graph) {
+    override func deliver(in graph: Graph) {
         graph.lock(observer.callComponent)
         defer { graph.unlock() }
         // A ticket before the next to deliver was dropped by a feedback loop's report.
