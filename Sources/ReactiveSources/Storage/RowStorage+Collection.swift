@@ -51,14 +51,22 @@ extension RowStorage: RandomAccessCollection, MutableCollection {
             let treeCount = self.treeCount
             if position >= treeCount { return tail[position - treeCount] }
             return withExtendedLifetime(root) {
-                unowned(unsafe) var node = root.unsafelyUnwrapped
+                // Unretained: `root` keeps every node alive, and no node is retained and
+                // released on the way down.
+                var node = Unmanaged.passUnretained(root.unsafelyUnwrapped)
                 var offset = position
-                while node.height > 0 {
-                    let (index, start) = node.child(containing: offset)
-                    node = node.children.withUnsafeBufferPointer { $0[index] }
-                    offset -= start
+                // Levels are counted down from the root's height: no node but the root is
+                // read for its height.
+                var height = node._withUnsafeGuaranteedRef { $0.height }
+                while height > 0 {
+                    node = node._withUnsafeGuaranteedRef { node in
+                        let (index, start) = node.child(containing: offset)
+                        offset -= start
+                        return Unmanaged.passUnretained(node.entries[index].child)
+                    }
+                    height -= 1
                 }
-                return node.elements.withUnsafeBufferPointer { $0[offset] }
+                return node._withUnsafeGuaranteedRef { $0.elements[offset] }
             }
         }
         _modify {
@@ -73,7 +81,7 @@ extension RowStorage: RandomAccessCollection, MutableCollection {
             while node.height > 0 {
                 let (index, start) = node.child(containing: offset)
                 node.makeChildUnique(index)
-                node = node.children[index]
+                node = node.entries[index].child
                 offset -= start
             }
             yield &node.elements[offset]
@@ -194,10 +202,10 @@ extension RowStorage: RandomAccessCollection, MutableCollection {
         mutating func nextChunk() -> Element? {
             while true {
                 if nextOffset < treeCount {
-                    if let parent, childIndex + 1 < parent.children.count {
+                    if let parent, childIndex + 1 < parent.width {
                         childIndex += 1
-                        unowned(unsafe) let next = parent.children.withUnsafeBufferPointer { $0[childIndex] }
-                        start(next.elements, at: 0)
+                        unowned(unsafe) let next = parent.entries[childIndex].child
+                        start(next.elements, count: next.width, at: 0)
                     } else {
                         enterLeaf(containing: nextOffset)
                     }
@@ -214,17 +222,17 @@ extension RowStorage: RandomAccessCollection, MutableCollection {
         }
 
         @inlinable
-        mutating func start(_ chunk: ContiguousArray<Element>, at local: Int) {
-            elements = chunk.withUnsafeBufferPointer { $0.baseAddress }
+        mutating func start(_ chunk: UnsafePointer<Element>?, count: Int, at local: Int) {
+            elements = chunk
             position = local
-            chunkCount = chunk.count
-            nextOffset += chunkCount - local
+            chunkCount = count
+            nextOffset += count - local
         }
 
         @inlinable
         mutating func enterTail(at local: Int) {
             nextOffset = treeCount + local
-            start(tail, at: local)
+            start(tail.withUnsafeBufferPointer { $0.baseAddress }, count: tail.count, at: local)
         }
 
         /// Descends from the root to the leaf holding `offset` and starts there.
@@ -238,11 +246,11 @@ extension RowStorage: RandomAccessCollection, MutableCollection {
                     parent = node
                     childIndex = index
                 }
-                node = node.children[index]
+                node = node.entries[index].child
                 local -= start
             }
             nextOffset = offset
-            start(node.elements, at: local)
+            start(node.elements, count: node.width, at: local)
         }
     }
 }
