@@ -18,27 +18,35 @@ extension RowStorage {
         }
         guard let root else { return 0 }
         return try withExtendedLifetime(root) {
-            unowned(unsafe) var node = root
+            // Unretained: `root` keeps every node alive, and no node is retained and released
+            // on the way down.
+            var node = Unmanaged.passUnretained(root)
             var base = 0
-            while node.height > 0 {
+            var height = root.height
+            while height > 0 {
                 // The last child whose first element fails the predicate holds the boundary
                 // (or ends right before it); child 0 if every first element satisfies it.
-                let entries = node.entries
-                var low = 1
-                var high = node.width
-                while low < high {
-                    let middle = (low + high) / 2
-                    if try belongsInSecondPartition(RowStorageNode.firstElement(of: entries[middle].child)) {
-                        high = middle
-                    } else {
-                        low = middle + 1
+                node = try node._withUnsafeGuaranteedRef { node in
+                    let entries = node.entries
+                    var low = 1
+                    var high = node.width
+                    while low < high {
+                        let middle = (low + high) / 2
+                        if try belongsInSecondPartition(RowStorageNode.firstElement(of: entries[middle].child, height: height - 1)) {
+                            high = middle
+                        } else {
+                            low = middle + 1
+                        }
                     }
+                    let index = low - 1
+                    base += index == 0 ? 0 : entries[index - 1].end
+                    return Unmanaged.passUnretained(entries[index].child)
                 }
-                let index = low - 1
-                base += index == 0 ? 0 : entries[index - 1].end
-                node = entries[index].child
+                height -= 1
             }
-            return try base + Self.partitioningIndex(in: UnsafeBufferPointer(node.elementBuffer), where: belongsInSecondPartition)
+            return try node._withUnsafeGuaranteedRef { leaf in
+                try base + Self.partitioningIndex(in: UnsafeBufferPointer(leaf.elementBuffer), where: belongsInSecondPartition)
+            }
         }
     }
 
@@ -56,13 +64,14 @@ extension RowStorage {
 }
 
 extension RowStorageNode {
-    /// The first element of `node`'s subtree (never empty in a tree). O(height).
+    /// The first element of `node`'s subtree (never empty in a tree), `height` its height.
+    /// O(height).
     @inlinable
-    static func firstElement(of node: RowStorageNode) -> Element {
-        unowned(unsafe) var current = node
-        while current.height > 0 {
-            current = current.entries[0].child
+    static func firstElement(of node: RowStorageNode, height: Int) -> Element {
+        var current = Unmanaged.passUnretained(node)
+        for _ in 0..<height {
+            current = current._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.entries[0].child) }
         }
-        return current.elements[0]
+        return current._withUnsafeGuaranteedRef { $0.elements[0] }
     }
 }
