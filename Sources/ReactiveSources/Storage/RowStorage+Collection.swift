@@ -164,8 +164,9 @@ extension RowStorage: RandomAccessCollection, MutableCollection {
         @usableFromInline var elements: UnsafePointer<Element>?
         @usableFromInline var position: Int
         @usableFromInline var chunkCount: Int
-        /// The inner node above the current leaf and the leaf's index in it.
-        @usableFromInline unowned(unsafe) var parent: RowStorageNode<Element>?
+        /// The inner node above the current leaf and the leaf's index in it (unretained, as
+        /// `elements`: `root` keeps it alive).
+        @usableFromInline var parent: Unmanaged<RowStorageNode<Element>>?
         @usableFromInline var childIndex: Int
         /// The offset of the first element after the current chunk.
         @usableFromInline var nextOffset: Int
@@ -202,10 +203,12 @@ extension RowStorage: RandomAccessCollection, MutableCollection {
         mutating func nextChunk() -> Element? {
             while true {
                 if nextOffset < treeCount {
-                    if let parent, childIndex + 1 < parent.width {
+                    if let parent, childIndex + 1 < parent._withUnsafeGuaranteedRef({ $0.width }) {
                         childIndex += 1
-                        unowned(unsafe) let next = parent.entries[childIndex].child
-                        start(next.elements, count: next.width, at: 0)
+                        let index = childIndex
+                        let next = parent._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.entries[index].child) }
+                        let (chunk, count) = next._withUnsafeGuaranteedRef { (UnsafePointer($0.elements), $0.width) }
+                        start(chunk, count: count, at: 0)
                     } else {
                         enterLeaf(containing: nextOffset)
                     }
@@ -238,19 +241,25 @@ extension RowStorage: RandomAccessCollection, MutableCollection {
         /// Descends from the root to the leaf holding `offset` and starts there.
         @inlinable
         mutating func enterLeaf(containing offset: Int) {
-            var node = root.unsafelyUnwrapped
+            var node = Unmanaged.passUnretained(root.unsafelyUnwrapped)
             var local = offset
-            while node.height > 0 {
-                let (index, start) = node.child(containing: local)
-                if node.height == 1 {
+            var height = node._withUnsafeGuaranteedRef { $0.height }
+            while height > 0 {
+                let (index, start, child) = node._withUnsafeGuaranteedRef { node in
+                    let (index, start) = node.child(containing: local)
+                    return (index, start, Unmanaged.passUnretained(node.entries[index].child))
+                }
+                if height == 1 {
                     parent = node
                     childIndex = index
                 }
-                node = node.entries[index].child
+                node = child
                 local -= start
+                height -= 1
             }
             nextOffset = offset
-            start(node.elements, count: node.width, at: local)
+            let (chunk, count) = node._withUnsafeGuaranteedRef { (UnsafePointer($0.elements), $0.width) }
+            start(chunk, count: count, at: local)
         }
     }
 }
