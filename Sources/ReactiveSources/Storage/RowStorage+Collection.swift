@@ -51,14 +51,22 @@ extension RowStorage: RandomAccessCollection, MutableCollection {
             let treeCount = self.treeCount
             if position >= treeCount { return tail[position - treeCount] }
             return withExtendedLifetime(root) {
-                unowned(unsafe) var node = root.unsafelyUnwrapped
+                // Unretained: `root` keeps every node alive, and no node is retained and
+                // released on the way down.
+                var node = Unmanaged.passUnretained(root.unsafelyUnwrapped)
                 var offset = position
-                while node.height > 0 {
-                    let (index, start) = node.child(containing: offset)
-                    node = node.children.withUnsafeBufferPointer { $0[index] }
-                    offset -= start
+                // Levels are counted down from the root's height: no node but the root is
+                // read for its height.
+                var height = node._withUnsafeGuaranteedRef { $0.height }
+                while height > 0 {
+                    node = node._withUnsafeGuaranteedRef { node in
+                        let (index, start) = node.child(containing: offset)
+                        offset -= start
+                        return Unmanaged.passUnretained(node.entries[index].child)
+                    }
+                    height -= 1
                 }
-                return node.elements.withUnsafeBufferPointer { $0[offset] }
+                return node._withUnsafeGuaranteedRef { $0.elements[offset] }
             }
         }
         _modify {
@@ -73,7 +81,7 @@ extension RowStorage: RandomAccessCollection, MutableCollection {
             while node.height > 0 {
                 let (index, start) = node.child(containing: offset)
                 node.makeChildUnique(index)
-                node = node.children[index]
+                node = node.entries[index].child
                 offset -= start
             }
             yield &node.elements[offset]
@@ -173,8 +181,9 @@ extension RowStorage: RandomAccessCollection, MutableCollection {
         @usableFromInline var elements: UnsafePointer<Element>?
         @usableFromInline var position: Int
         @usableFromInline var chunkCount: Int
-        /// The inner node above the current leaf and the leaf's index in it.
-        @usableFromInline unowned(unsafe) var parent: RowStorageNode<Element>?
+        /// The inner node above the current leaf and the leaf's index in it (unretained, as
+        /// `elements`: `root` keeps it alive).
+        @usableFromInline var parent: Unmanaged<RowStorageNode<Element>>?
         @usableFromInline var childIndex: Int
         /// The offset of the first element after the current chunk.
         @usableFromInline var nextOffset: Int
@@ -211,10 +220,12 @@ extension RowStorage: RandomAccessCollection, MutableCollection {
         mutating func nextChunk() -> Element? {
             while true {
                 if nextOffset < treeCount {
-                    if let parent, childIndex + 1 < parent.children.count {
+                    if let parent, childIndex + 1 < parent._withUnsafeGuaranteedRef({ $0.width }) {
                         childIndex += 1
-                        unowned(unsafe) let next = parent.children.withUnsafeBufferPointer { $0[childIndex] }
-                        start(next.elements, at: 0)
+                        let index = childIndex
+                        let next = parent._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.entries[index].child) }
+                        let (chunk, count) = next._withUnsafeGuaranteedRef { (UnsafePointer($0.elements), $0.width) }
+                        start(chunk, count: count, at: 0)
                     } else {
                         enterLeaf(containing: nextOffset)
                     }
@@ -231,35 +242,41 @@ extension RowStorage: RandomAccessCollection, MutableCollection {
         }
 
         @inlinable
-        mutating func start(_ chunk: ContiguousArray<Element>, at local: Int) {
-            elements = chunk.withUnsafeBufferPointer { $0.baseAddress }
+        mutating func start(_ chunk: UnsafePointer<Element>?, count: Int, at local: Int) {
+            elements = chunk
             position = local
-            chunkCount = chunk.count
-            nextOffset += chunkCount - local
+            chunkCount = count
+            nextOffset += count - local
         }
 
         @inlinable
         mutating func enterTail(at local: Int) {
             nextOffset = treeCount + local
-            start(tail, at: local)
+            start(tail.withUnsafeBufferPointer { $0.baseAddress }, count: tail.count, at: local)
         }
 
         /// Descends from the root to the leaf holding `offset` and starts there.
         @inlinable
         mutating func enterLeaf(containing offset: Int) {
-            var node = root.unsafelyUnwrapped
+            var node = Unmanaged.passUnretained(root.unsafelyUnwrapped)
             var local = offset
-            while node.height > 0 {
-                let (index, start) = node.child(containing: local)
-                if node.height == 1 {
+            var height = node._withUnsafeGuaranteedRef { $0.height }
+            while height > 0 {
+                let (index, start, child) = node._withUnsafeGuaranteedRef { node in
+                    let (index, start) = node.child(containing: local)
+                    return (index, start, Unmanaged.passUnretained(node.entries[index].child))
+                }
+                if height == 1 {
                     parent = node
                     childIndex = index
                 }
-                node = node.children[index]
+                node = child
                 local -= start
+                height -= 1
             }
             nextOffset = offset
-            start(node.elements, at: local)
+            let (chunk, count) = node._withUnsafeGuaranteedRef { (UnsafePointer($0.elements), $0.width) }
+            start(chunk, count: count, at: local)
         }
     }
 }

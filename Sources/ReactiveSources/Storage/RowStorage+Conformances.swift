@@ -40,13 +40,16 @@ extension RowStorageNode where Element: Equatable {
     static func compare(_ left: RowStorageNode, _ right: RowStorageNode) -> Bool? {
         if left === right { return true }
         if left.height != right.height { return nil }
+        let width = left.width
+        if width != right.width { return nil }
         if left.height == 0 {
-            return left.elements.count == right.elements.count ? left.elements == right.elements : nil
+            return left.elementBuffer.elementsEqual(right.elementBuffer)
         }
-        if left.ends != right.ends { return nil }
+        let leftEntries = left.entries, rightEntries = right.entries
+        for index in 0..<width where leftEntries[index].end != rightEntries[index].end { return nil }
         var result: Bool? = true
-        for index in left.children.indices {
-            switch compare(left.children[index], right.children[index]) {
+        for index in 0..<width {
+            switch compare(leftEntries[index].child, rightEntries[index].child) {
             case false?: return false
             case nil: result = nil
             case true?: break

@@ -12,59 +12,66 @@ extension RowStorage {
         let treeCount = self.treeCount
         if !tail.isEmpty {
             let inTail = treeCount == 0 ? true : !(try belongsInSecondPartition(tail[0]))
-            if inTail { return try treeCount + Self.partitioningIndex(in: tail, where: belongsInSecondPartition) }
+            if inTail {
+                return try treeCount + tail.withUnsafeBufferPointer { try Self.partitioningIndex(in: $0, where: belongsInSecondPartition) }
+            }
         }
         guard let root else { return 0 }
         return try withExtendedLifetime(root) {
-            unowned(unsafe) var node = root
+            // Unretained: `root` keeps every node alive, and no node is retained and released
+            // on the way down.
+            var node = Unmanaged.passUnretained(root)
             var base = 0
-            while node.height > 0 {
+            var height = root.height
+            while height > 0 {
                 // The last child whose first element fails the predicate holds the boundary
                 // (or ends right before it); child 0 if every first element satisfies it.
-                let (index, start) = try node.children.withUnsafeBufferPointer { children in
+                node = try node._withUnsafeGuaranteedRef { node in
+                    let entries = node.entries
                     var low = 1
-                    var high = children.count
+                    var high = node.width
                     while low < high {
                         let middle = (low + high) / 2
-                        if try belongsInSecondPartition(RowStorageNode.firstElement(of: children[middle])) {
+                        if try belongsInSecondPartition(RowStorageNode.firstElement(of: entries[middle].child, height: height - 1)) {
                             high = middle
                         } else {
                             low = middle + 1
                         }
                     }
                     let index = low - 1
-                    return (index, index == 0 ? 0 : node.ends[index - 1])
+                    base += index == 0 ? 0 : entries[index - 1].end
+                    return Unmanaged.passUnretained(entries[index].child)
                 }
-                base += start
-                node = node.children.withUnsafeBufferPointer { $0[index] }
+                height -= 1
             }
-            return try base + Self.partitioningIndex(in: node.elements, where: belongsInSecondPartition)
+            return try node._withUnsafeGuaranteedRef { leaf in
+                try base + Self.partitioningIndex(in: UnsafeBufferPointer(leaf.elementBuffer), where: belongsInSecondPartition)
+            }
         }
     }
 
     /// Binary search for the partition point of one chunk. O(log chunk).
     @inlinable
-    static func partitioningIndex(in chunk: ContiguousArray<Element>, where belongsInSecondPartition: (Element) throws -> Bool) rethrows -> Int {
-        try chunk.withUnsafeBufferPointer { elements in
-            var low = 0
-            var high = elements.count
-            while low < high {
-                let middle = (low + high) / 2
-                if try belongsInSecondPartition(elements[middle]) { high = middle } else { low = middle + 1 }
-            }
-            return low
+    static func partitioningIndex(in elements: UnsafeBufferPointer<Element>, where belongsInSecondPartition: (Element) throws -> Bool) rethrows -> Int {
+        var low = 0
+        var high = elements.count
+        while low < high {
+            let middle = (low + high) / 2
+            if try belongsInSecondPartition(elements[middle]) { high = middle } else { low = middle + 1 }
         }
+        return low
     }
 }
 
 extension RowStorageNode {
-    /// The first element of `node`'s subtree (never empty in a tree). O(height).
+    /// The first element of `node`'s subtree (never empty in a tree), `height` its height.
+    /// O(height).
     @inlinable
-    static func firstElement(of node: RowStorageNode) -> Element {
-        unowned(unsafe) var current = node
-        while current.height > 0 {
-            current = current.children.withUnsafeBufferPointer { $0[0] }
+    static func firstElement(of node: RowStorageNode, height: Int) -> Element {
+        var current = Unmanaged.passUnretained(node)
+        for _ in 0..<height {
+            current = current._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.entries[0].child) }
         }
-        return current.elements.withUnsafeBufferPointer { $0[0] }
+        return current._withUnsafeGuaranteedRef { $0.elements[0] }
     }
 }

@@ -5,24 +5,24 @@ extension RowStorage {
         if tail.count > RowStorageNode<Element>.leafCapacity { return "tail over capacity: \(tail.count)" }
         guard let root else { return storedCount == tail.count ? nil : "no root but count \(storedCount), tail \(tail.count)" }
         if root.count + tail.count != storedCount { return "root holds \(root.count), tail \(tail.count), count says \(storedCount)" }
-        if root.height > 0 && root.children.count < 2 { return "inner root with \(root.children.count) children" }
+        if root.height > 0 && root.width < 2 { return "inner root with \(root.width) children" }
         return Self.violation(in: root)
     }
 
     private static func violation(in node: RowStorageNode<Element>) -> String? {
         if node.height == 0 {
-            if node.elements.isEmpty { return "empty leaf" }
-            if node.elements.count > RowStorageNode<Element>.leafCapacity { return "leaf over capacity: \(node.elements.count)" }
+            if node.width == 0 { return "empty leaf" }
+            if node.width > RowStorageNode<Element>.leafCapacity { return "leaf over capacity: \(node.width)" }
             return nil
         }
-        if node.children.isEmpty { return "inner node without children" }
-        if node.children.count > RowStorageNode<Element>.innerCapacity { return "inner node over capacity: \(node.children.count)" }
-        if node.ends.count != node.children.count { return "ends and children differ in count" }
+        if node.width == 0 { return "inner node without children" }
+        if node.width > RowStorageNode<Element>.innerCapacity { return "inner node over capacity: \(node.width)" }
         var total = 0
-        for (index, child) in node.children.enumerated() {
+        for (index, entry) in node.entryBuffer.enumerated() {
+            let child = entry.child
             if child.height != node.height - 1 { return "child height \(child.height) under height \(node.height)" }
             total += child.count
-            if node.ends[index] != total { return "running count \(node.ends[index]) should be \(total)" }
+            if entry.end != total { return "running count \(entry.end) at \(index) should be \(total)" }
             if let violation = violation(in: child) { return violation }
         }
         return nil

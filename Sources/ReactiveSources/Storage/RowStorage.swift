@@ -1,7 +1,8 @@
 /// An ordered collection of rows that versions cheaply: a persistent B+tree of fixed-size
 /// chunks (leaves of about 1 KiB of elements, inner nodes of 32 children with their running
 /// counts), shared between copies and copied path by path on write, plus a tail chunk
-/// outside the tree for the last elements (as Clojure's persistent vector has).
+/// outside the tree for the last elements (as Clojure's persistent vector has). Each node is
+/// one allocation holding its elements or its children and their counts inline.
 ///
 /// Copies are O(1) and share every node. A mutation copies only the nodes on its path that
 /// another copy still holds: appending, inserting, removing or replacing k elements copies
@@ -98,8 +99,8 @@ public struct RowStorage<Element> {
             return
         }
         uniqueRoot().remove(range)
-        while let node = root, node.height > 0, node.children.count == 1 {
-            root = node.children[0]
+        while let node = root, node.height > 0, node.width == 1 {
+            root = node.entries[0].child
         }
     }
 

@@ -8,73 +8,79 @@ extension RowStorageNode {
     /// O(capacity * height + items.count).
     @inlinable
     func insert<C: Collection>(contentsOf items: C, at offset: Int, atEnd: Bool) -> ContiguousArray<RowStorageNode> where C.Element == Element {
+        let width = self.width
         if height == 0 {
-            if elements.count + items.count <= Self.leafCapacity {
-                if offset == elements.count {
-                    elements.append(contentsOf: items)
-                } else {
-                    elements.insert(contentsOf: items, at: offset)
-                }
+            let itemCount = items.count
+            if width + itemCount <= Self.leafCapacity {
+                insertElements(items, at: offset)
                 return []
             }
-            if atEnd && offset == elements.count {
+            if atEnd && offset == width {
                 // An append: fill this leaf, then full leaves; each item is copied once.
-                let split = items.index(items.startIndex, offsetBy: Self.leafCapacity - elements.count)
-                elements.append(contentsOf: items[..<split])
+                let split = items.index(items.startIndex, offsetBy: Self.leafCapacity - width)
+                appendElements(items[..<split])
                 return Self.leaves(items[split...], packed: true)
             }
-            if !atEnd && items.count <= Self.leafCapacity / 2 {
+            if !atEnd && itemCount <= Self.leafCapacity / 2 {
                 // Split in two halves, then insert into the half that holds `offset`.
-                let middle = elements.count / 2
-                var right = ContiguousArray<Element>()
-                right.reserveCapacity(Self.leafCapacity)
-                right.append(contentsOf: elements[middle...])
-                elements.removeSubrange(middle...)
+                let middle = width / 2
+                let right = Self.makeLeaf()
+                moveElements(from: middle, to: right)
                 if offset <= middle {
-                    elements.insert(contentsOf: items, at: offset)
+                    insertElements(items, at: offset)
                 } else {
-                    right.insert(contentsOf: items, at: offset - middle)
+                    right.insertElements(items, at: offset - middle)
                 }
-                return [RowStorageNode(leaf: right)]
+                return [right]
             }
             var all = ContiguousArray<Element>()
-            all.reserveCapacity(elements.count + items.count)
-            all.append(contentsOf: elements[..<offset])
+            all.reserveCapacity(width + itemCount)
+            let own = UnsafeBufferPointer(elementBuffer)
+            all.append(contentsOf: own[..<offset])
             all.append(contentsOf: items)
-            all.append(contentsOf: elements[offset...])
+            all.append(contentsOf: own[offset...])
             var nodes = Self.leaves(all, packed: atEnd)
-            elements = nodes[0].elements
-            nodes[0] = self
+            replaceContent(byMovingFrom: nodes[0])
             nodes.removeFirst()
             return nodes
         }
         let (index, start) = child(insertingAt: offset)
         makeChildUnique(index)
-        let added = children[index].insert(contentsOf: items, at: offset - start, atEnd: atEnd)
+        let entries = self.entries
+        let added = entries[index].child.insert(contentsOf: items, at: offset - start, atEnd: atEnd)
+        let inserted = items.count
         if added.isEmpty {
-            let inserted = items.count
-            for position in index..<ends.count { ends[position] += inserted }
+            for position in index..<width { entries[position].end += inserted }
             return []
         }
-        children.insert(contentsOf: added, at: index + 1)
         // Running counts without reading the untouched children: theirs only shift.
-        var running = (index == 0 ? 0 : ends[index - 1]) + children[index].count
-        ends[index] = running
-        if added.count == 1 {
-            ends.insert(running + added[0].count, at: index + 1)
-        } else {
-            ends.insert(contentsOf: added.map { node in
+        var running = (index == 0 ? 0 : entries[index - 1].end) + entries[index].child.count
+        let total = width + added.count
+        if total <= Self.innerCapacity {
+            let after = index + 1 + added.count
+            (entries + after).moveInitialize(from: entries + index + 1, count: width - index - 1)
+            for position in after..<total { entries[position].end += inserted }
+            entries[index].end = running
+            for (position, node) in added.enumerated() {
                 running += node.count
-                return running
-            }, at: index + 1)
+                (entries + index + 1 + position).initialize(to: Entry(child: node, end: running))
+            }
+            headerPointer.pointee.width = Int32(total)
+            return []
         }
-        let inserted = items.count
-        for position in (index + 1 + added.count)..<ends.count { ends[position] += inserted }
-        if children.count <= Self.innerCapacity { return [] }
-        var nodes = Self.parents(of: children, ends: ends, height: height, packed: atEnd)
-        children = nodes[0].children
-        ends = nodes[0].ends
-        nodes[0] = self
+        var all = ContiguousArray<Entry>()
+        all.reserveCapacity(total)
+        all.append(contentsOf: UnsafeBufferPointer(start: entries, count: index + 1))
+        all[index].end = running
+        for node in added {
+            running += node.count
+            all.append(Entry(child: node, end: running))
+        }
+        for position in (index + 1)..<width {
+            all.append(Entry(child: entries[position].child, end: entries[position].end + inserted))
+        }
+        var nodes = all.withUnsafeBufferPointer { Self.parents(of: $0, height: height, packed: atEnd) }
+        replaceContent(byMovingFrom: nodes[0])
         nodes.removeFirst()
         return nodes
     }
@@ -85,61 +91,59 @@ extension RowStorageNode {
     @inlinable
     func remove(_ range: Range<Int>) {
         if height == 0 {
-            elements.removeSubrange(range)
+            removeElements(range)
             return
         }
+        let entries = self.entries
+        let removed = range.count
         let (first, firstStart) = child(containing: range.lowerBound)
         let (last, lastStart) = child(containing: range.upperBound - 1)
         if first == last {
-            if range.count == children[first].count {
-                children.remove(at: first)
-                ends.remove(at: first)
-                for position in first..<ends.count { ends[position] -= range.count }
+            if removed == entries[first].child.count {
+                for position in (first + 1)..<width { entries[position].end -= removed }
+                removeEntries(first..<(first + 1))
             } else {
                 makeChildUnique(first)
-                children[first].remove((range.lowerBound - firstStart)..<(range.upperBound - firstStart))
-                let removed = range.count
-                for position in first..<ends.count { ends[position] -= removed }
-                if children[first].isUnderfull { mergeIfUnderfull(first) }
+                entries[first].child.remove((range.lowerBound - firstStart)..<(range.upperBound - firstStart))
+                for position in first..<width { entries[position].end -= removed }
+                if entries[first].child.isUnderfull { mergeIfUnderfull(first) }
             }
             return
         }
         var removedEnd = last + 1
-        if range.upperBound < ends[last] {
+        if range.upperBound < entries[last].end {
             makeChildUnique(last)
-            children[last].remove(0..<(range.upperBound - lastStart))
+            entries[last].child.remove(0..<(range.upperBound - lastStart))
+            entries[last].end -= removed
             removedEnd = last
         }
         var removedStart = first
         if range.lowerBound > firstStart {
             makeChildUnique(first)
-            children[first].remove((range.lowerBound - firstStart)..<(ends[first] - firstStart))
+            entries[first].child.remove((range.lowerBound - firstStart)..<(entries[first].end - firstStart))
+            entries[first].end = range.lowerBound
             removedStart = first + 1
         }
-        children.removeSubrange(removedStart..<removedEnd)
-        var newEnds = ContiguousArray<Int>()
-        newEnds.reserveCapacity(Self.innerCapacity)
-        newEnds.append(contentsOf: ends[..<first])
-        if removedStart == first + 1 { newEnds.append(range.lowerBound) }
-        if removedEnd == last { newEnds.append(ends[last] - range.count) }
-        for end in ends[(last + 1)...] { newEnds.append(end - range.count) }
-        ends = newEnds
+        for position in (last + 1)..<width { entries[position].end -= removed }
+        removeEntries(removedStart..<removedEnd)
         mergeIfUnderfull(removedStart - 1)
         mergeIfUnderfull(removedStart)
     }
 
-    /// Merges `children[index]` with a neighbour when it is underfull (and has one).
+    /// Merges child `index` with a neighbour when it is underfull (and has one).
     @inlinable
     func mergeIfUnderfull(_ index: Int) {
-        guard index >= 0, index < children.count, children.count > 1, children[index].isUnderfull else { return }
-        let left = index + 1 < children.count ? index : index - 1
-        let merged = Self.merge(children[left], children[left + 1])
-        children.replaceSubrange(left...(left + 1), with: merged)
-        var running = left == 0 ? 0 : ends[left - 1]
-        ends.replaceSubrange(left...(left + 1), with: merged.map { node in
+        let width = self.width
+        let entries = self.entries
+        guard index >= 0, index < width, width > 1, entries[index].child.isUnderfull else { return }
+        let left = index + 1 < width ? index : index - 1
+        let merged = Self.merge(entries[left].child, entries[left + 1].child)
+        var running = left == 0 ? 0 : entries[left - 1].end
+        for (position, node) in merged.enumerated() {
             running += node.count
-            return running
-        })
+            entries[left + position] = Entry(child: node, end: running)
+        }
+        if merged.count == 1 { removeEntries((left + 1)..<(left + 2)) }
     }
 
     /// One or two new nodes holding the content of `left` then `right` (of one height),
@@ -148,23 +152,27 @@ extension RowStorageNode {
     @inlinable
     static func merge(_ left: RowStorageNode, _ right: RowStorageNode) -> ContiguousArray<RowStorageNode> {
         if left.height == 0 {
+            if left.width + right.width <= leafCapacity {
+                let node = leaf(UnsafeBufferPointer(left.elementBuffer))
+                node.appendElements(UnsafeBufferPointer(right.elementBuffer))
+                return [node]
+            }
             var all = ContiguousArray<Element>()
-            all.reserveCapacity(leafCapacity)
-            all.append(contentsOf: left.elements)
-            all.append(contentsOf: right.elements)
-            return all.count <= leafCapacity ? [RowStorageNode(leaf: all)] : leaves(all, packed: false)
+            all.reserveCapacity(left.width + right.width)
+            all.append(contentsOf: UnsafeBufferPointer(left.elementBuffer))
+            all.append(contentsOf: UnsafeBufferPointer(right.elementBuffer))
+            return leaves(all, packed: false)
         }
         var children = ContiguousArray<RowStorageNode>()
-        children.reserveCapacity(left.children.count + right.children.count)
-        children.append(contentsOf: left.children)
-        children.append(contentsOf: right.children)
-        let seam = left.children.count
+        children.reserveCapacity(left.width + right.width)
+        for entry in left.entryBuffer { children.append(entry.child) }
+        for entry in right.entryBuffer { children.append(entry.child) }
+        let seam = left.width
         if children[seam - 1].isUnderfull || children[seam].isUnderfull {
             children.replaceSubrange((seam - 1)...seam, with: merge(children[seam - 1], children[seam]))
         }
         if children.count <= innerCapacity {
-            children.reserveCapacity(innerCapacity)
-            return [RowStorageNode(height: left.height, children: children)]
+            return [inner(height: left.height, children: children)]
         }
         return parents(of: children, height: left.height, packed: false)
     }
@@ -174,14 +182,17 @@ extension RowStorageNode {
     @inlinable
     func overwrite<I: IteratorProtocol>(_ range: Range<Int>, from source: inout I) where I.Element == Element {
         if height == 0 {
+            let elements = self.elements
             for position in range { elements[position] = source.next()! }
             return
         }
+        let entries = self.entries
+        let width = self.width
         var (index, start) = child(containing: range.lowerBound)
-        while index < children.count && start < range.upperBound {
-            let end = ends[index]
+        while index < width && start < range.upperBound {
+            let end = entries[index].end
             makeChildUnique(index)
-            children[index].overwrite((Swift.max(range.lowerBound, start) - start)..<(Swift.min(range.upperBound, end) - start), from: &source)
+            entries[index].child.overwrite((Swift.max(range.lowerBound, start) - start)..<(Swift.min(range.upperBound, end) - start), from: &source)
             start = end
             index += 1
         }
@@ -191,13 +202,12 @@ extension RowStorageNode {
     /// Returns false if stopped. Retains no node on the way (the caller holds the root).
     @inlinable
     func forEachChunk(_ body: (UnsafeBufferPointer<Element>) throws -> Bool) rethrows -> Bool {
-        if height == 0 { return try elements.withUnsafeBufferPointer(body) }
-        return try children.withUnsafeBufferPointer { nodes in
-            for index in nodes.indices {
-                unowned(unsafe) let node = nodes[index]
-                if try !node.forEachChunk(body) { return false }
-            }
-            return true
+        if height == 0 { return try body(UnsafeBufferPointer(elementBuffer)) }
+        let entries = self.entries
+        for index in 0..<width {
+            unowned(unsafe) let node = entries[index].child
+            if try !node.forEachChunk(body) { return false }
         }
+        return true
     }
 }

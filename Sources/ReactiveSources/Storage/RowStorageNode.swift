@@ -1,41 +1,38 @@
-/// A node of a `RowStorage` tree: a leaf (`height == 0`) holding up to `leafCapacity`
-/// elements, or an inner node holding up to `innerCapacity` children of height `height - 1`
-/// with their running element counts. Nodes are shared between versions and mutated only
-/// while uniquely referenced (the caller checks with `isKnownUniquelyReferenced`).
+/// What a `RowStorageNode` holds before its entries: how many entries it holds and its height.
 @usableFromInline
-final class RowStorageNode<Element> {
+struct RowStorageNodeHeader {
+    /// Entries held directly: elements in a leaf, children in an inner node.
+    @usableFromInline var width: Int32
     /// 0 for a leaf; otherwise one more than the children's height.
-    @usableFromInline let height: Int
-    /// A leaf's elements (empty in an inner node).
-    @exclusivity(unchecked) @usableFromInline var elements: ContiguousArray<Element>
-    /// An inner node's children (empty in a leaf).
-    @exclusivity(unchecked) @usableFromInline var children: ContiguousArray<RowStorageNode>
-    /// `ends[i]` is the number of elements in `children[0...i]` (empty in a leaf).
-    @exclusivity(unchecked) @usableFromInline var ends: ContiguousArray<Int>
+    @usableFromInline let height: Int32
 
     @inlinable
-    init(leaf elements: ContiguousArray<Element>) {
-        height = 0
-        self.elements = elements
-        children = []
-        ends = []
+    init(height: Int) {
+        width = 0
+        self.height = Int32(height)
     }
+}
 
-    @inlinable
-    init(height: Int, children: ContiguousArray<RowStorageNode>, ends: ContiguousArray<Int>) {
-        self.height = height
-        elements = []
-        self.children = children
-        self.ends = ends
-    }
+/// A node of a `RowStorage` tree: a leaf (`height == 0`) holding up to `leafCapacity`
+/// elements, or an inner node holding up to `innerCapacity` children of height `height - 1`,
+/// each with the running element count up to and including it. One allocation per node: the
+/// elements or the (child, running count) entries live in the node object itself, after its
+/// header, so going down a level reads one object (no separate buffers to reach). Every node
+/// is allocated at full capacity. Nodes are shared between versions and mutated only while
+/// uniquely referenced (the caller checks with `isKnownUniquelyReferenced`).
+@usableFromInline
+final class RowStorageNode<Element>: ManagedBuffer<RowStorageNodeHeader, Element> {
+    /// A child of an inner node and the number of elements in it and the children before it.
+    @usableFromInline
+    struct Entry {
+        @usableFromInline var child: RowStorageNode
+        @usableFromInline var end: Int
 
-    @inlinable
-    init(height: Int, children: ContiguousArray<RowStorageNode>) {
-        self.height = height
-        elements = []
-        self.children = children
-        ends = []
-        recomputeEnds()
+        @inlinable
+        init(child: RowStorageNode, end: Int) {
+            self.child = child
+            self.end = end
+        }
     }
 
     /// Elements per leaf: about 1 KiB of elements, at least 16.
@@ -46,46 +43,151 @@ final class RowStorageNode<Element> {
     @inlinable
     static var innerCapacity: Int { 32 }
 
-    /// Number of elements in this subtree.
+    /// Whether an inner node's entries start right at the tail (else they start at the
+    /// next address aligned for `Entry`).
     @inlinable
-    var count: Int { height == 0 ? elements.count : (ends.last ?? 0) }
+    static var entriesAligned: Bool { MemoryLayout<Element>.alignment >= MemoryLayout<Entry>.alignment }
+
+    /// The tail capacity, in elements, that holds `innerCapacity` entries once aligned.
+    @inlinable
+    static var innerTailCapacity: Int {
+        let bytes = innerCapacity * MemoryLayout<Entry>.stride + (entriesAligned ? 0 : MemoryLayout<Entry>.alignment - 1)
+        let stride = Swift.max(1, MemoryLayout<Element>.stride)
+        return (bytes + stride - 1) / stride
+    }
+
+    /// An empty leaf with room for `leafCapacity` elements. O(1).
+    @inlinable
+    static func makeLeaf() -> RowStorageNode {
+        unsafeDowncast(create(minimumCapacity: leafCapacity) { _ in RowStorageNodeHeader(height: 0) }, to: RowStorageNode.self)
+    }
+
+    /// An inner node of height `height` (> 0) without children, with room for
+    /// `innerCapacity` of them. O(1).
+    @inlinable
+    static func makeInner(height: Int) -> RowStorageNode {
+        let node = unsafeDowncast(create(minimumCapacity: innerTailCapacity) { _ in RowStorageNodeHeader(height: height) }, to: RowStorageNode.self)
+        node.withUnsafeMutablePointerToElements { tail in
+            _ = entriesStart(tail).bindMemory(to: Entry.self, capacity: innerCapacity)
+        }
+        return node
+    }
+
+    /// Where an inner node's entries start in a tail at `tail`.
+    @inlinable
+    static func entriesStart(_ tail: UnsafeMutablePointer<Element>) -> UnsafeMutableRawPointer {
+        let raw = UnsafeMutableRawPointer(tail)
+        return entriesAligned ? raw : raw.alignedUp(for: Entry.self)
+    }
+
+    /// A leaf holding `items` (at most `leafCapacity`). O(items.count).
+    @inlinable
+    static func leaf<C: Collection>(_ items: C) -> RowStorageNode where C.Element == Element {
+        let node = makeLeaf()
+        node.appendElements(items)
+        return node
+    }
+
+    /// An inner node of height `height` holding `entries` (at most `innerCapacity`), whose
+    /// running counts are rebased to start after `before` elements. O(entries.count).
+    @inlinable
+    static func inner(height: Int, entries: UnsafeBufferPointer<Entry>, before: Int) -> RowStorageNode {
+        let node = makeInner(height: height)
+        let target = node.entries
+        for index in entries.indices {
+            (target + index).initialize(to: Entry(child: entries[index].child, end: entries[index].end - before))
+        }
+        node.headerPointer.pointee.width = Int32(entries.count)
+        return node
+    }
+
+    /// An inner node of height `height` holding `children` (at most `innerCapacity`). O(children.count).
+    @inlinable
+    static func inner(height: Int, children: some Collection<RowStorageNode>) -> RowStorageNode {
+        let node = makeInner(height: height)
+        let target = node.entries
+        var total = 0
+        var index = 0
+        for child in children {
+            total += child.count
+            (target + index).initialize(to: Entry(child: child, end: total))
+            index += 1
+        }
+        node.headerPointer.pointee.width = Int32(index)
+        return node
+    }
+
+    deinit {
+        let width = self.width
+        if height == 0 {
+            elements.deinitialize(count: width)
+        } else {
+            entries.deinitialize(count: width)
+        }
+    }
+
+    /// The header, read and written through its address: `ManagedBuffer.header` would check
+    /// exclusive access at run time on every read.
+    @inlinable
+    var headerPointer: UnsafeMutablePointer<RowStorageNodeHeader> { withUnsafeMutablePointerToHeader { $0 } }
+
+    /// 0 for a leaf; otherwise one more than the children's height.
+    @inlinable
+    var height: Int { Int(headerPointer.pointee.height) }
 
     /// Number of entries (elements or children) held directly by this node.
     @inlinable
-    var width: Int { height == 0 ? elements.count : children.count }
+    var width: Int { Int(headerPointer.pointee.width) }
+
+    /// A leaf's elements (`width` of them are initialized); the node must stay alive while
+    /// they are used.
+    @inlinable
+    var elements: UnsafeMutablePointer<Element> { withUnsafeMutablePointerToElements { $0 } }
+
+    /// An inner node's entries (`width` of them are initialized); the node must stay alive
+    /// while they are used.
+    @inlinable
+    var entries: UnsafeMutablePointer<Entry> {
+        withUnsafeMutablePointerToElements { Self.entriesStart($0).assumingMemoryBound(to: Entry.self) }
+    }
+
+    /// A leaf's elements as a buffer.
+    @inlinable
+    var elementBuffer: UnsafeMutableBufferPointer<Element> { UnsafeMutableBufferPointer(start: elements, count: width) }
+
+    /// An inner node's entries as a buffer.
+    @inlinable
+    var entryBuffer: UnsafeMutableBufferPointer<Entry> { UnsafeMutableBufferPointer(start: entries, count: width) }
+
+    /// Number of elements in this subtree. O(1).
+    @inlinable
+    var count: Int {
+        let width = self.width
+        if height == 0 { return width }
+        return width == 0 ? 0 : entries[width - 1].end
+    }
 
     /// Whether this node holds fewer entries than half its capacity.
     @inlinable
     var isUnderfull: Bool {
-        height == 0 ? elements.count < Self.leafCapacity / 2 : children.count < Self.innerCapacity / 2
+        width < (height == 0 ? Self.leafCapacity : Self.innerCapacity) / 2
     }
 
-    @inlinable
-    func recomputeEnds() {
-        ends.removeAll(keepingCapacity: true)
-        ends.reserveCapacity(Self.innerCapacity)
-        var total = 0
-        for child in children {
-            total += child.count
-            ends.append(total)
-        }
-    }
-
-    /// A new node with the same content and full capacity reserved, to mutate in place of
-    /// this shared one. O(capacity).
+    /// A new node with the same content and full capacity, to mutate in place of this
+    /// shared one. O(capacity).
     @inlinable
     func copy() -> RowStorageNode {
-        // Reserving capacity in a shared buffer copies it in one bulk initialization (an
-        // `append(contentsOf:)` copies element by element in unspecialized code).
+        let width = self.width
         if height == 0 {
-            var copied = elements
-            copied.reserveCapacity(Self.leafCapacity)
-            return RowStorageNode(leaf: copied)
+            let node = Self.makeLeaf()
+            node.elements.initialize(from: elements, count: width)
+            node.headerPointer.pointee.width = Int32(width)
+            return node
         }
-        var copied = children
-        copied.reserveCapacity(Self.innerCapacity)
-        // The running counts stay shared until a count changes (an edit changes none).
-        return RowStorageNode(height: height, children: copied, ends: ends)
+        let node = Self.makeInner(height: height)
+        node.entries.initialize(from: entries, count: width)
+        node.headerPointer.pointee.width = Int32(width)
+        return node
     }
 
     /// The child holding element `offset` (`0 <= offset < count`) and the offset of that
@@ -93,13 +195,12 @@ final class RowStorageNode<Element> {
     /// O(innerCapacity).
     @inlinable
     func child(containing offset: Int) -> (index: Int, start: Int) {
-        ends.withUnsafeBufferPointer { ends in
-            let last = ends.count - 1
-            var index = Swift.min(offset / ends[0], last)
-            while index > 0 && ends[index - 1] > offset { index -= 1 }
-            while ends[index] <= offset { index += 1 }
-            return (index, index == 0 ? 0 : ends[index - 1])
-        }
+        let entries = self.entries
+        let last = width - 1
+        var index = Swift.min(offset / entries[0].end, last)
+        while index > 0 && entries[index - 1].end > offset { index -= 1 }
+        while entries[index].end <= offset { index += 1 }
+        return (index, index == 0 ? 0 : entries[index - 1].end)
     }
 
     /// Like `child(containing:)` but `offset == count` maps to the end of the last child
@@ -107,18 +208,89 @@ final class RowStorageNode<Element> {
     @inlinable
     func child(insertingAt offset: Int) -> (index: Int, start: Int) {
         if offset >= count {
-            let last = children.count - 1
-            return (last, last == 0 ? 0 : ends[last - 1])
+            let last = width - 1
+            return (last, last == 0 ? 0 : entries[last - 1].end)
         }
         return child(containing: offset)
     }
 
-    /// Replaces `children[index]` by a copy unless this node holds its only reference.
+    /// Replaces child `index` by a copy unless this node holds its only reference.
     @inlinable
     func makeChildUnique(_ index: Int) {
-        if !isKnownUniquelyReferenced(&children[index]) {
-            children[index] = children[index].copy()
+        let entry = entries + index
+        if !isKnownUniquelyReferenced(&entry.pointee.child) {
+            entry.pointee.child = entry.pointee.child.copy()
         }
+    }
+}
+
+/// Element and entry moves inside one node; each keeps `width` right. The caller makes sure
+/// the node is uniquely referenced and has room.
+extension RowStorageNode {
+    /// Appends `items` to a leaf with room for them. O(items.count).
+    @inlinable
+    func appendElements<C: Collection>(_ items: C) where C.Element == Element {
+        let width = self.width
+        let added = UnsafeMutableBufferPointer(start: elements + width, count: Self.leafCapacity - width).initialize(fromContentsOf: items)
+        headerPointer.pointee.width = Int32(width + added)
+    }
+
+    /// Inserts `items` into a leaf with room for them at `offset` (`0...width`).
+    /// O(width + items.count).
+    @inlinable
+    func insertElements<C: Collection>(_ items: C, at offset: Int) where C.Element == Element {
+        let width = self.width
+        let added = items.count
+        let elements = self.elements
+        (elements + offset + added).moveInitialize(from: elements + offset, count: width - offset)
+        _ = UnsafeMutableBufferPointer(start: elements + offset, count: added).initialize(fromContentsOf: items)
+        headerPointer.pointee.width = Int32(width + added)
+    }
+
+    /// Removes a leaf's elements at `range` (within `0..<width`). O(width).
+    @inlinable
+    func removeElements(_ range: Range<Int>) {
+        let width = self.width
+        let elements = self.elements
+        (elements + range.lowerBound).deinitialize(count: range.count)
+        (elements + range.lowerBound).moveInitialize(from: elements + range.upperBound, count: width - range.upperBound)
+        headerPointer.pointee.width = Int32(width - range.count)
+    }
+
+    /// Moves a leaf's elements from `offset` on to the empty leaf `other`. O(width - offset).
+    @inlinable
+    func moveElements(from offset: Int, to other: RowStorageNode) {
+        let width = self.width
+        other.elements.moveInitialize(from: elements + offset, count: width - offset)
+        other.headerPointer.pointee.width = Int32(width - offset)
+        headerPointer.pointee.width = Int32(offset)
+    }
+
+    /// Removes an inner node's entries at `range` (within `0..<width`), leaving the running
+    /// counts of the others as they are. O(width).
+    @inlinable
+    func removeEntries(_ range: Range<Int>) {
+        let width = self.width
+        let entries = self.entries
+        (entries + range.lowerBound).deinitialize(count: range.count)
+        (entries + range.lowerBound).moveInitialize(from: entries + range.upperBound, count: width - range.upperBound)
+        headerPointer.pointee.width = Int32(width - range.count)
+    }
+
+    /// Drops this node's content and takes `other`'s (of the same height), leaving `other`
+    /// empty. O(width).
+    @inlinable
+    func replaceContent(byMovingFrom other: RowStorageNode) {
+        let width = self.width, otherWidth = other.width
+        if height == 0 {
+            elements.deinitialize(count: width)
+            elements.moveInitialize(from: other.elements, count: otherWidth)
+        } else {
+            entries.deinitialize(count: width)
+            entries.moveInitialize(from: other.entries, count: otherWidth)
+        }
+        headerPointer.pointee.width = Int32(otherWidth)
+        other.headerPointer.pointee.width = 0
     }
 }
 
@@ -144,21 +316,18 @@ extension RowStorageNode {
         for part in 0..<parts {
             let size = sizes?[part] ?? Swift.min(capacity, total - part * capacity)
             let end = elements.index(start, offsetBy: size)
-            var chunk = ContiguousArray<Element>()
-            chunk.reserveCapacity(capacity)
-            chunk.append(contentsOf: elements[start..<end])
-            result.append(RowStorageNode(leaf: chunk))
+            result.append(leaf(elements[start..<end]))
             start = end
         }
         return result
     }
 
-    /// Inner nodes of height `height` holding `nodes` in order, full except the last
-    /// (`packed`) or evenly filled; `ends` are the nodes' running counts if known.
+    /// Inner nodes of height `height` holding `entries` in order (running counts from the
+    /// first), full except the last (`packed`) or evenly filled. O(entries.count).
     @inlinable
-    static func parents(of nodes: ContiguousArray<RowStorageNode>, ends: ContiguousArray<Int>? = nil, height: Int, packed: Bool) -> ContiguousArray<RowStorageNode> {
+    static func parents(of entries: UnsafeBufferPointer<Entry>, height: Int, packed: Bool) -> ContiguousArray<RowStorageNode> {
         let capacity = innerCapacity
-        let total = nodes.count
+        let total = entries.count
         guard total > 0 else { return [] }
         let parts = (total + capacity - 1) / capacity
         let sizes = packed ? nil : evenSizes(total, parts: parts)
@@ -167,21 +336,25 @@ extension RowStorageNode {
         var start = 0
         for part in 0..<parts {
             let size = sizes?[part] ?? Swift.min(capacity, total - start)
-            var group = ContiguousArray<RowStorageNode>()
-            group.reserveCapacity(capacity)
-            group.append(contentsOf: nodes[start..<(start + size)])
-            if let ends {
-                let before = start == 0 ? 0 : ends[start - 1]
-                var groupEnds = ContiguousArray<Int>()
-                groupEnds.reserveCapacity(capacity)
-                for end in ends[start..<(start + size)] { groupEnds.append(end - before) }
-                result.append(RowStorageNode(height: height, children: group, ends: groupEnds))
-            } else {
-                result.append(RowStorageNode(height: height, children: group))
-            }
+            let before = start == 0 ? 0 : entries[start - 1].end
+            result.append(inner(height: height, entries: UnsafeBufferPointer(rebasing: entries[start..<(start + size)]), before: before))
             start += size
         }
         return result
+    }
+
+    /// Inner nodes of height `height` holding `nodes` in order, full except the last
+    /// (`packed`) or evenly filled. O(nodes.count).
+    @inlinable
+    static func parents(of nodes: ContiguousArray<RowStorageNode>, height: Int, packed: Bool) -> ContiguousArray<RowStorageNode> {
+        var entries = ContiguousArray<Entry>()
+        entries.reserveCapacity(nodes.count)
+        var total = 0
+        for node in nodes {
+            total += node.count
+            entries.append(Entry(child: node, end: total))
+        }
+        return entries.withUnsafeBufferPointer { parents(of: $0, height: height, packed: packed) }
     }
 
     /// One root over `nodes` (all of one height), adding levels as needed. O(nodes.count).

@@ -1,3 +1,4 @@
+import ReactiveSourcesTesting
 import Testing
 @testable import ReactiveSources
 
@@ -241,5 +242,56 @@ struct RowStorageTests {
         storage.withChunks { chunked.append(contentsOf: $0) }
         #expect(chunked == Array(0..<1_020))
         #expect(storage.invariantViolation() == nil)
+    }
+
+    /// Random edits of a storage of `Element`s (made from `Int`s by `make`), held versions
+    /// checked against `Array` models: the same node layout for elements narrower than a word
+    /// (inner nodes then align their entries past the tail's start) and wider-aligned ones.
+    static func editNarrowOrAligned<Element: Equatable>(_ make: (Int) -> Element, count: Int, seed: UInt64) -> String? {
+        var generator = SplitMix64(seed: seed)
+        var model = (0..<count).map(make)
+        var storage = RowStorage(model)
+        var held: [(RowStorage<Element>, [Element])] = []
+        for step in 0..<300 {
+            if step % 30 == 0 { held.append((storage, model)) }
+            switch Int.random(in: 0..<4, using: &generator) {
+            case 0:
+                let at = Int.random(in: 0...model.count, using: &generator)
+                let items = (0..<Int.random(in: 1...40, using: &generator)).map { make(step &* 31 &+ $0) }
+                storage.insert(contentsOf: items, at: at)
+                model.insert(contentsOf: items, at: at)
+            case 1 where model.count > 50:
+                let start = Int.random(in: 0..<(model.count - 50), using: &generator)
+                let range = start..<(start + Int.random(in: 1...50, using: &generator))
+                storage.removeSubrange(range)
+                model.removeSubrange(range)
+            case 2:
+                let at = Int.random(in: 0..<model.count, using: &generator)
+                storage[at] = make(-step)
+                model[at] = make(-step)
+            default:
+                let item = make(step)
+                storage.append(item)
+                model.append(item)
+            }
+            if step % 10 == 0, let violation = storage.invariantViolation() { return "step \(step): \(violation)" }
+        }
+        if let violation = storage.invariantViolation() { return violation }
+        if !storage.elementsEqual(model) { return "storage differs from its model" }
+        for (version, expected) in held where !version.elementsEqual(expected) { return "a held version changed" }
+        return nil
+    }
+
+    @Test("bytes, 2-byte-aligned structs and 16-byte-aligned vectors keep their values through random edits")
+    func narrowAndAlignedElements() {
+        #expect(Self.editNarrowOrAligned({ UInt8(truncatingIfNeeded: $0) }, count: 20_000, seed: 1) == nil)
+        #expect(Self.editNarrowOrAligned({ HalfWords(a: UInt8(truncatingIfNeeded: $0), b: UInt16(truncatingIfNeeded: $0 >> 3)) }, count: 10_000, seed: 2) == nil)
+        #expect(Self.editNarrowOrAligned({ SIMD4<Int32>(repeating: Int32(truncatingIfNeeded: $0)) }, count: 3_000, seed: 3) == nil)
+        #expect(RowStorageNode<UInt8>.innerTailCapacity >= RowStorageNode<UInt8>.innerCapacity * MemoryLayout<RowStorageNode<UInt8>.Entry>.stride + 7)
+    }
+
+    struct HalfWords: Equatable {
+        var a: UInt8
+        var b: UInt16
     }
 }
