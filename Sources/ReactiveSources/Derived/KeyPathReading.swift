@@ -1,7 +1,7 @@
 /// Reads the value at `keyPath` of `root`. Inlinable, so that a caller compiled for `Root`
 /// and `Value` reads a stored property of a struct (a key path `MemoryLayout.offset(of:)`
 /// gives an offset for) as one load at that offset; any other key path is walked by the
-/// runtime (`root[keyPath: keyPath]`, a few hundred instructions a read). O(1).
+/// runtime (`root[keyPath: keyPath]`, many times slower). O(1).
 @inlinable
 func readKeyPath<Root, Value>(_ keyPath: KeyPath<Root, Value>, of root: Root, offset: Int?) -> Value {
     guard let offset else { return root[keyPath: keyPath] }

@@ -251,9 +251,7 @@ extension RowStorageNode {
     @inlinable
     func removeElements(_ range: Range<Int>) {
         let width = self.width
-        let elements = self.elements
-        (elements + range.lowerBound).deinitialize(count: range.count)
-        (elements + range.lowerBound).moveInitialize(from: elements + range.upperBound, count: width - range.upperBound)
+        Self.remove(range, from: elements, width: width)
         headerPointer.pointee.width = Int32(width - range.count)
     }
 
@@ -271,10 +269,17 @@ extension RowStorageNode {
     @inlinable
     func removeEntries(_ range: Range<Int>) {
         let width = self.width
-        let entries = self.entries
-        (entries + range.lowerBound).deinitialize(count: range.count)
-        (entries + range.lowerBound).moveInitialize(from: entries + range.upperBound, count: width - range.upperBound)
+        Self.remove(range, from: entries, width: width)
         headerPointer.pointee.width = Int32(width - range.count)
+    }
+
+    /// Deinitializes the values at `range` of the `width` values at `base` and moves the
+    /// ones after it down to close the gap (a leaf's elements or an inner node's entries).
+    /// O(width).
+    @inlinable
+    static func remove<Value>(_ range: Range<Int>, from base: UnsafeMutablePointer<Value>, width: Int) {
+        (base + range.lowerBound).deinitialize(count: range.count)
+        (base + range.lowerBound).moveInitialize(from: base + range.upperBound, count: width - range.upperBound)
     }
 
     /// Drops this node's content and takes `other`'s (of the same height), leaving `other`
