@@ -28,6 +28,7 @@ extension RowStorage {
                 // (or ends right before it); child 0 if every first element satisfies it.
                 node = try node._withUnsafeGuaranteedRef { node in
                     let entries = node.entries
+                    RowStorageNode.touchFirstLeaves(of: entries, count: node.width, height: height - 1)
                     var low = 1
                     var high = node.width
                     while low < high {
@@ -64,6 +65,22 @@ extension RowStorage {
 }
 
 extension RowStorageNode {
+    /// Loads the first leaf of each of `count` children (of height `height`) before a binary
+    /// search probes some of them: the loads are independent, so their cache misses overlap,
+    /// where the search's probes would wait for one after the other. O(count * height).
+    @inlinable
+    static func touchFirstLeaves(of entries: UnsafeMutablePointer<Entry>, count: Int, height: Int) {
+        var elements = 0
+        for index in 0..<count {
+            var current = Unmanaged.passUnretained(entries[index].child)
+            for _ in 0..<height {
+                current = current._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.entries[0].child) }
+            }
+            elements &+= current._withUnsafeGuaranteedRef { $0.width }
+        }
+        precondition(elements > 0, "RowStorage: an empty leaf in a tree")
+    }
+
     /// The first element of `node`'s subtree (never empty in a tree), `height` its height.
     /// O(height).
     @inlinable
