@@ -36,8 +36,7 @@ public final class SectionedDataSource<Object: Hashable & Sendable, Key: Hashabl
     public let name: String
     /// The grouped source.
     public let child: any DataSource<Object>
-    /// The current snapshot and the change that produced it (see ``DataSource/updates``).
-    public let updates: Property<SnapshotUpdate<Object>>
+    private let node: DerivedNode<Object>
 
     /// Groups `child`'s objects by `key`.
     /// - Parameters:
@@ -70,7 +69,7 @@ public final class SectionedDataSource<Object: Hashable & Sendable, Key: Hashabl
         self.name = name
         self.child = child
         let grouper = Grouper(parent: child, key: key, title: title, sectionOrder: sectionOrder, objectOrder: objectOrder, loops: loops)
-        updates = Property(reducing: SnapshotUpdate(snapshot: Snapshot()), equals: { $0.version == $1.version }, grouper.group)
+        node = DerivedNode(grouper, upstream: .parent(child))
     }
 
     /// Groups `child`'s objects by the value at `keyPath` (inlinable, so the key path is read
@@ -86,30 +85,38 @@ public final class SectionedDataSource<Object: Hashable & Sendable, Key: Hashabl
         self.init(name: name, child: child, key: reader(of: keyPath), sectionOrder: sectionOrder, objectOrder: objectOrder)
     }
 
+    /// The current snapshot and the change that produced it (see ``DataSource/updates``).
+    public var updates: Property<SnapshotUpdate<Object>> { node.updates }
     /// The fetch status and content state (see ``DataSource/loadState``).
-    public var loadState: Property<LoadState> { child.loadState }
+    public var loadState: Property<LoadState> { node.loadState }
     /// Will load, partially loaded, finished, failed (see ``DataSource/loadEvents``).
-    public var loadEvents: Signal<LoadEvent> { child.loadEvents }
+    public var loadEvents: Signal<LoadEvent> { node.loadEvents }
 
     /// Fetches the child.
-    public func fetchData() { child.fetchData() }
+    public func fetchData() { node.fetchData() }
 
     /// Cancels the child's fetch.
-    public func cancelFetch() { child.cancelFetch() }
+    public func cancelFetch() { node.cancelFetch() }
 
     /// Forwards to the child with the child's index path of the displayed object (or of the
     /// child's placeholder row). Invalid paths are ignored.
-    public func willDisplayRow(at path: RowPath) {
-        switch snapshot.row(at: path) {
+    public func willDisplayRow(at path: RowPath) { node.willDisplayRow(at: path) }
+}
+
+extension Grouper: NodeTransformer {
+    func next(_ previous: SnapshotUpdate<Object>) -> SnapshotUpdate<Object> { group(previous) }
+
+    /// The child's path of the object shown at `path`, or of the child's placeholder row.
+    func parentRow(ofOwn path: RowPath, own: SnapshotUpdate<Object>) -> ParentRow? {
+        switch own.snapshot.row(at: path) {
         case .object(let object)?:
-            if let childPath = child.path(of: object) { child.willDisplayRow(at: childPath) }
+            return parent.path(of: object).map { ParentRow(parent: parent, path: $0) }
         case .placeholder?:
-            let childSnapshot = child.snapshot
-            if let last = childSnapshot.sections.indices.last {
-                child.willDisplayRow(at: RowPath(item: childSnapshot.sections[last].objects.count, section: last))
-            }
+            let childSnapshot = parent.snapshot
+            guard let last = childSnapshot.sections.indices.last else { return nil }
+            return ParentRow(parent: parent, path: RowPath(item: childSnapshot.sections[last].objects.count, section: last))
         case nil:
-            return
+            return nil
         }
     }
 }
