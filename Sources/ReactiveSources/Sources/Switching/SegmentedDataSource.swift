@@ -22,7 +22,8 @@ public final class SegmentedDataSource<Object: Hashable & Sendable>: DataSource 
     public let children: [any DataSource<Object>]
     /// The index of the selected child.
     public let selectedIndex: MutableProperty<Int>
-    private let switching: SwitchingDataSource<Object>
+    private let current: Property<any DataSource<Object>>
+    private let node: DerivedNode<Object>
     /// Whether `fetchData()` was called: from then on a newly selected child is fetched.
     private let isActive = ActiveFlag()
     private let selection: SignalSubscription
@@ -35,7 +36,8 @@ public final class SegmentedDataSource<Object: Hashable & Sendable>: DataSource 
         let index = MutableProperty(selectedIndex)
         self.selectedIndex = index
         let current = Property<any DataSource<Object>> { shown[min(max(index.value, 0), shown.count - 1)] }
-        switching = SwitchingDataSource(name: name, following: current)
+        self.current = current
+        node = DerivedNode(SwitchFollower(following: current), upstream: .following(current))
         let isActive = self.isActive
         selection = current.observe(emitsCurrentValue: false) { child in
             if isActive.isSet, child.loadState.value.status == .idle { child.fetchData() }
@@ -43,23 +45,23 @@ public final class SegmentedDataSource<Object: Hashable & Sendable>: DataSource 
     }
 
     /// The child shown now.
-    public var selectedChild: any DataSource<Object> { switching.current.value }
+    public var selectedChild: any DataSource<Object> { current.value }
     /// The current snapshot and the change that produced it (see ``DataSource/updates``).
-    public var updates: Property<SnapshotUpdate<Object>> { switching.updates }
+    public var updates: Property<SnapshotUpdate<Object>> { node.updates }
     /// The selected child's load state.
-    public var loadState: Property<LoadState> { switching.loadState }
+    public var loadState: Property<LoadState> { node.loadState }
     /// The selected child's load events.
-    public var loadEvents: Signal<LoadEvent> { switching.loadEvents }
+    public var loadEvents: Signal<LoadEvent> { node.loadEvents }
 
     /// Fetches the selected child; from now on a child is fetched when first selected.
     public func fetchData() {
         isActive.set()
-        switching.fetchData()
+        node.fetchData()
     }
 
     /// Cancels the selected child's fetch.
-    public func cancelFetch() { switching.cancelFetch() }
+    public func cancelFetch() { node.cancelFetch() }
 
     /// Forwards to the selected child.
-    public func willDisplayRow(at path: RowPath) { switching.willDisplayRow(at: path) }
+    public func willDisplayRow(at path: RowPath) { node.willDisplayRow(at: path) }
 }
