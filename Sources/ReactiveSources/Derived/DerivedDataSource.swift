@@ -16,39 +16,23 @@ import Signals
 /// - **Lazy.** The snapshot is a derived `Signals` property: computed when read or observed.
 ///   Transform closures must be pure; they run serially, while the graph derives, and must not
 ///   write properties.
+/// - **Lifecycle.** Load state and load events are the parent's; `fetchData()`,
+///   `cancelFetch()` and `willDisplayRow(at:)` go to the parent (see ``DerivedSourceNode``).
 /// - **Lifetime.** The source holds its parent; a chain nobody holds is freed.
 /// - **Threading.** Every member may be called from any thread (see ``DataSource``).
-public final class DerivedDataSource<Base: Hashable & Sendable, Object: Hashable & Sendable>: DataSource {
+public final class DerivedDataSource<Base: Hashable & Sendable, Object: Hashable & Sendable>: DerivedSourceNode<Object>, DataSource, @unchecked Sendable {
     /// The source this one is derived from.
     public let parent: any DataSource<Base>
-    private let node: DerivedNode<Object>
 
     init<Transform: RowTransform>(
         parent: any DataSource<Base>, transform: Transform, parameterChanged: (@Sendable () -> Bool)? = nil
     ) where Transform.Base == Base, Transform.Object == Object {
         self.parent = parent
-        node = DerivedNode(Derivation(parent: parent, transform: transform, parameterChanged: parameterChanged), upstream: .parent(parent))
+        super.init(Derivation(parent: parent, transform: transform, parameterChanged: parameterChanged), upstream: .parent(parent))
     }
 
     /// The parent's name.
     public var name: String { parent.name }
-    /// The current snapshot and the change that produced it (see ``DataSource/updates``).
-    public var updates: Property<SnapshotUpdate<Object>> { node.updates }
-    /// The parent's fetch status and content state (see ``DataSource/loadState``).
-    public var loadState: Property<LoadState> { node.loadState }
-    /// The parent's load events (see ``DataSource/loadEvents``).
-    public var loadEvents: Signal<LoadEvent> { node.loadEvents }
-
-    /// Fetches the parent.
-    public func fetchData() { node.fetchData() }
-
-    /// Cancels the parent's fetch.
-    public func cancelFetch() { node.cancelFetch() }
-
-    /// Forwards to the parent with the parent's path of the displayed row (for a sorted
-    /// source, the end of the parent's section when the last row is displayed). Invalid paths
-    /// are ignored.
-    public func willDisplayRow(at path: RowPath) { node.willDisplayRow(at: path) }
 }
 
 extension DerivedDataSource where Base == Object {

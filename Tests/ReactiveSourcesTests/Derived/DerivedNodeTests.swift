@@ -54,21 +54,6 @@ struct DerivedNodeTests {
         #expect(Set(node.snapshot.allObjects) == [1, 2, 3], "\(name): a cancelled refresh keeps the rows")
     }
 
-    /// A source that records the rows it is told are displayed.
-    final class Spy: DataSource, @unchecked Sendable {
-        let inner = SimpleDataSource(objects: Array(0..<10))
-        private let lock = NSLock()
-        private var paths: [RowPath] = []
-        var displayed: [RowPath] { lock.withLock { paths } }
-        var name: String { "spy" }
-        var updates: Property<SnapshotUpdate<Int>> { inner.updates }
-        var loadState: Property<LoadState> { inner.loadState }
-        var loadEvents: Signal<LoadEvent> { inner.loadEvents }
-        func fetchData() {}
-        func cancelFetch() {}
-        func willDisplayRow(at path: RowPath) { lock.withLock { paths.append(path) } }
-    }
-
     @Test func everyKindForwardsADisplayedRowToTheParentRowItShows() {
         // (kind, own row displayed, the parent row it shows)
         let cases: [(String, @Sendable (any DataSource<Int>) -> any DataSource<Int>, RowPath, RowPath)] = [
@@ -82,7 +67,7 @@ struct DerivedNodeTests {
             ("multi spliced", { MultiDataSource(children: [$0], splicesChildSections: true) }, RowPath(item: 1, section: 0), RowPath(item: 1, section: 0)),
         ]
         for (name, make, own, expected) in cases {
-            let spy = Spy()
+            let spy = DisplaySpy()
             let node = make(spy)
             _ = node.snapshot
             node.willDisplayRow(at: own)

@@ -1,12 +1,13 @@
 /// How a derived node turns its parents' current updates into its own next update: the one
 /// thing that differs between the derived sources. ``Derivation`` (Mapped, Filtered, Sorted),
 /// ``Grouper`` (Sectioned), ``SwitchFollower`` (Switching, Segmented, Query) and
-/// ``MultiComposer`` (Multi) are the transformers; ``DerivedNode`` does the rest
+/// ``MultiComposer`` (Multi) are the transformers; ``DerivedSourceNode`` does the rest
 /// (versions, load state, fetch, cancel, display forwarding) the same way for all of them,
 /// and ``NodePlaceholders`` holds the placeholder rules they share.
 ///
 /// Calls of ``next(_:)`` are serial (a derived property's closure never runs concurrently
 /// with itself); ``parentRow(ofOwn:own:)`` may be called from any thread.
+@usableFromInline
 protocol NodeTransformer<Object>: AnyObject, Sendable {
     associatedtype Object: Hashable & Sendable
 
@@ -20,8 +21,15 @@ protocol NodeTransformer<Object>: AnyObject, Sendable {
     func parentRow(ofOwn path: RowPath, own: SnapshotUpdate<Object>) -> ParentRow?
 }
 
-/// A row of one of a node's parents: where ``DerivedNode/willDisplayRow(at:)`` forwards.
+/// A row of one of a node's parents: where ``DerivedSourceNode/willDisplayRow(at:)`` forwards.
+@usableFromInline
 struct ParentRow {
-    var parent: any DataSource
-    var path: RowPath
+    @usableFromInline var parent: any DataSource
+    @usableFromInline var path: RowPath
+
+    @usableFromInline
+    init(parent: any DataSource, path: RowPath) {
+        self.parent = parent
+        self.path = path
+    }
 }

@@ -2,7 +2,7 @@ import Foundation
 import Signals
 
 /// Builds and publishes a Multi source's snapshot from its children, incrementally: the
-/// transformer of a Multi's ``DerivedNode``, whose parent update is the composition the
+/// transformer of a Multi's node (``DerivedSourceNode``), whose parent update is the composition the
 /// children's observers publish (``next(_:)`` reads it).
 ///
 /// Eager, unlike the other transformers: the Multi's load state is folded from its children's
@@ -270,10 +270,12 @@ final class MultiComposer<Object: Hashable & Sendable>: NodeTransformer, @unchec
     // MARK: The node's transformer
 
     /// The composition the children's observers published last.
+    @usableFromInline
     func next(_ previous: SnapshotUpdate<Object>) -> SnapshotUpdate<Object> { published.value }
 
     /// The child row shown at `path`: a spliced section is the child's own; a flattened
     /// child's item counts through its sections, and the row after them is its placeholder.
+    @usableFromInline
     func parentRow(ofOwn path: RowPath, own: SnapshotUpdate<Object>) -> ParentRow? {
         let (section, item) = (path.section, path.item)
         guard section >= 0, item >= 0 else { return nil }

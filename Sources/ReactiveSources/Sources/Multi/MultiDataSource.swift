@@ -46,8 +46,11 @@ import Signals
 ///   `didPartiallyLoad` as children deliver or end, finished when every child has ended
 ///   (failed only if every child failed).
 ///
-/// `fetchData()` fetches every child; `cancelFetch()` cancels every child.
-public final class MultiDataSource<Object: Hashable & Sendable>: DataSource {
+/// `fetchData()` fetches every child (a composed fetch in flight ends with
+/// `didFail(.cancelled)` first); `cancelFetch()` cancels every child (the composed fetch ends
+/// with `didFail(.cancelled)`); `willDisplayRow(at:)` goes to the child that owns the row,
+/// with the child's own index path.
+public final class MultiDataSource<Object: Hashable & Sendable>: DerivedSourceNode<Object>, DataSource, @unchecked Sendable {
     /// The name of the composed source.
     public let name: String
     /// The children, in section order.
@@ -60,7 +63,6 @@ public final class MultiDataSource<Object: Hashable & Sendable>: DataSource {
     /// When splicing, the child's sections are `"<id>.<child section id>"`.
     public var sectionIDs: [String] { composer.ids }
     @usableFromInline let composer: MultiComposer<Object>
-    @usableFromInline let node: DerivedNode<Object>
     @usableFromInline let childSubscriptions: [SignalSubscription]
 
     /// Creates a composed source over `children`. Each child's section is identified by
@@ -82,33 +84,7 @@ public final class MultiDataSource<Object: Hashable & Sendable>: DataSource {
         }, willRecord: { [composer] index in
             composer.childPublished(index, update: children[index].updates.value, state: children[index].loadState.value)
         })
-        node = DerivedNode(composing: composer, aggregator: aggregator)
         childSubscriptions = composer.attach(to: children)
-    }
-
-    /// The current snapshot and the change that produced it (see ``DataSource/updates``).
-    public var updates: Property<SnapshotUpdate<Object>> { node.updates }
-
-    /// The fetch status and content state (see ``DataSource/loadState``).
-    public var loadState: Property<LoadState> { node.loadState }
-    /// Will load, partially loaded, finished, failed (see ``DataSource/loadEvents``).
-    public var loadEvents: Signal<LoadEvent> { node.loadEvents }
-
-    /// Fetches every child. A composed fetch in flight ends with `didFail(.cancelled)` first.
-    public func fetchData() { node.fetchData() }
-
-    /// Cancels every child's fetch; the composed fetch ends with `didFail(.cancelled)`.
-    public func cancelFetch() { node.cancelFetch() }
-
-    /// Forwards to the child that owns the row, with the child's own index path.
-    /// Invalid paths are ignored.
-    public func willDisplayRow(at path: RowPath) { node.willDisplayRow(at: path) }
-}
-
-extension DerivedNode {
-    /// A Multi's node: `composer` is its transformer, `aggregator` its load state.
-    @usableFromInline
-    init(composing composer: MultiComposer<Object>, aggregator: MultiLoadAggregator) {
-        self.init(composer, upstream: .children(composer.children, aggregator))
+        super.init(composer, upstream: .children(children, aggregator))
     }
 }

@@ -28,15 +28,15 @@ import Signals
 ///   becoming empty or non-empty, regroups everything (O(n)) and diffs. Keys that `sectionOrder` ranks equal are ordered by first
 ///   appearance.
 /// - **Lifecycle.** Load state and load events are the child's own; `fetchData()` and
-///   `cancelFetch()` go to the child.
+///   `cancelFetch()` go to the child, and `willDisplayRow(at:)` too, with the child's path
+///   of the displayed object (or of its placeholder row).
 /// - **Placeholders.** While the child has no objects, its placeholder row (loading, no
 ///   results, error) is shown in a single untitled section.
-public final class SectionedDataSource<Object: Hashable & Sendable, Key: Hashable & Sendable>: DataSource {
+public final class SectionedDataSource<Object: Hashable & Sendable, Key: Hashable & Sendable>: DerivedSourceNode<Object>, DataSource, @unchecked Sendable {
     /// The source's name.
     public let name: String
     /// The grouped source.
     public let child: any DataSource<Object>
-    private let node: DerivedNode<Object>
 
     /// Groups `child`'s objects by `key`.
     /// - Parameters:
@@ -69,7 +69,7 @@ public final class SectionedDataSource<Object: Hashable & Sendable, Key: Hashabl
         self.name = name
         self.child = child
         let grouper = Grouper(parent: child, key: key, title: title, sectionOrder: sectionOrder, objectOrder: objectOrder, loops: loops)
-        node = DerivedNode(grouper, upstream: .parent(child))
+        super.init(grouper, upstream: .parent(child))
     }
 
     /// Groups `child`'s objects by the value at `keyPath` (inlinable, so the key path is read
@@ -84,23 +84,6 @@ public final class SectionedDataSource<Object: Hashable & Sendable, Key: Hashabl
     ) {
         self.init(name: name, child: child, key: reader(of: keyPath), sectionOrder: sectionOrder, objectOrder: objectOrder)
     }
-
-    /// The current snapshot and the change that produced it (see ``DataSource/updates``).
-    public var updates: Property<SnapshotUpdate<Object>> { node.updates }
-    /// The fetch status and content state (see ``DataSource/loadState``).
-    public var loadState: Property<LoadState> { node.loadState }
-    /// Will load, partially loaded, finished, failed (see ``DataSource/loadEvents``).
-    public var loadEvents: Signal<LoadEvent> { node.loadEvents }
-
-    /// Fetches the child.
-    public func fetchData() { node.fetchData() }
-
-    /// Cancels the child's fetch.
-    public func cancelFetch() { node.cancelFetch() }
-
-    /// Forwards to the child with the child's index path of the displayed object (or of the
-    /// child's placeholder row). Invalid paths are ignored.
-    public func willDisplayRow(at path: RowPath) { node.willDisplayRow(at: path) }
 }
 
 extension Grouper: NodeTransformer {

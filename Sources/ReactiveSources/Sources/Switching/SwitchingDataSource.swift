@@ -13,12 +13,11 @@ import Signals
 ///   current source. Switching does not fetch or cancel anything.
 ///
 /// Threading: as every ``DataSource``; the property may be written from any thread.
-public final class SwitchingDataSource<Object: Hashable & Sendable>: DataSource {
+public final class SwitchingDataSource<Object: Hashable & Sendable>: DerivedSourceNode<Object>, DataSource, @unchecked Sendable {
     /// The source's name.
     public let name: String
     /// The source shown now.
     public let current: Property<any DataSource<Object>>
-    private let node: DerivedNode<Object>
 
     /// Shows whichever source `current` holds.
     public convenience init(name: String = "", following current: Property<any DataSource<Object>>) {
@@ -30,24 +29,8 @@ public final class SwitchingDataSource<Object: Hashable & Sendable>: DataSource 
     init(name: String, following current: Property<any DataSource<Object>>, diffsSwitches: Bool) {
         self.name = name
         self.current = current
-        node = DerivedNode(SwitchFollower(following: current, diffsSwitches: diffsSwitches), upstream: .following(current))
+        super.init(SwitchFollower(following: current, diffsSwitches: diffsSwitches), upstream: .following(current))
     }
-
-    /// The current snapshot and the change that produced it (see ``DataSource/updates``).
-    public var updates: Property<SnapshotUpdate<Object>> { node.updates }
-    /// The current source's load state.
-    public var loadState: Property<LoadState> { node.loadState }
-    /// The current source's load events (those of a source switched away from stop at once).
-    public var loadEvents: Signal<LoadEvent> { node.loadEvents }
-
-    /// Fetches the current source.
-    public func fetchData() { node.fetchData() }
-
-    /// Cancels the current source's fetch.
-    public func cancelFetch() { node.cancelFetch() }
-
-    /// Forwards to the current source.
-    public func willDisplayRow(at path: RowPath) { node.willDisplayRow(at: path) }
 }
 
 extension Property {
