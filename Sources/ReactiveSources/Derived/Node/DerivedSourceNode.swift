@@ -7,7 +7,8 @@ import Signals
 ///
 /// - **Versions.** ``updates`` is a lazy reducing `Signals` property over the transformer:
 ///   computed when read or observed; a transformer that finds nothing visible changed
-///   publishes nothing.
+///   publishes nothing. (The Multi's transformer publishes eagerly instead, for the reasons
+///   its ``MultiComposer`` gives; the node then shows the property it writes.)
 /// - **Load state and events** are the parent's, the current parent's (switching with it),
 ///   or, over several children, aggregated (see ``MultiDataSource``).
 /// - **Fetch, cancel, display** go to the parents the same way; a displayed row goes to the
@@ -37,21 +38,33 @@ public class DerivedSourceNode<Object: Hashable & Sendable>: @unchecked Sendable
     private let upstream: Upstream
     private let parentRow: @Sendable (RowPath, SnapshotUpdate<Object>) -> ParentRow?
 
-    @usableFromInline
+    /// A node whose `updates` reduce its parents' through `transformer`.
     init<Transformer: NodeTransformer>(_ transformer: Transformer, upstream: Upstream) where Transformer.Object == Object {
         updates = Property(reducing: SnapshotUpdate(snapshot: Snapshot()), equals: { $0.version == $1.version }, transformer.next)
         self.upstream = upstream
         parentRow = { path, own in transformer.parentRow(ofOwn: path, own: own) }
+        (loadState, loadEvents) = Self.load(of: upstream)
+    }
+
+    /// A node whose transformer publishes `updates` itself (a Multi's ``MultiComposer``);
+    /// `parentRow` is its mapping of a displayed row (see ``NodeTransformer/parentRow(ofOwn:own:)``).
+    @usableFromInline
+    init(
+        published updates: Property<SnapshotUpdate<Object>>, upstream: Upstream,
+        parentRow: @escaping @Sendable (RowPath, SnapshotUpdate<Object>) -> ParentRow?
+    ) {
+        self.updates = updates
+        self.upstream = upstream
+        self.parentRow = parentRow
+        (loadState, loadEvents) = Self.load(of: upstream)
+    }
+
+    /// The load state and events a node over `upstream` shows.
+    private static func load(of upstream: Upstream) -> (Property<LoadState>, Signal<LoadEvent>) {
         switch upstream {
-        case .parent(let parent):
-            loadState = parent.loadState
-            loadEvents = parent.loadEvents
-        case .following(let current):
-            loadState = Property { current.value.loadState.value }
-            loadEvents = current.switchLatest { $0.loadEvents }
-        case .children(_, let aggregator):
-            loadState = aggregator.loadState
-            loadEvents = aggregator.loadEvents
+        case .parent(let parent): (parent.loadState, parent.loadEvents)
+        case .following(let current): (Property { current.value.loadState.value }, current.switchLatest { $0.loadEvents })
+        case .children(_, let aggregator): (aggregator.loadState, aggregator.loadEvents)
         }
     }
 

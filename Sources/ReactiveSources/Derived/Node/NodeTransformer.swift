@@ -1,13 +1,13 @@
 /// How a derived node turns its parents' current updates into its own next update: the one
 /// thing that differs between the derived sources. ``Derivation`` (Mapped, Filtered, Sorted),
 /// ``Grouper`` (Sectioned), ``SwitchFollower`` (Switching, Segmented, Query) and
-/// ``MultiComposer`` (Multi) are the transformers; ``DerivedSourceNode`` does the rest
+/// ``MultiComposer`` (Multi, which publishes eagerly and so gives the node its property
+/// rather than ``next(_:)``) are the transformers; ``DerivedSourceNode`` does the rest
 /// (versions, load state, fetch, cancel, display forwarding) the same way for all of them,
 /// and ``NodePlaceholders`` holds the placeholder rules they share.
 ///
 /// Calls of ``next(_:)`` are serial (a derived property's closure never runs concurrently
 /// with itself); ``parentRow(ofOwn:own:)`` may be called from any thread.
-@usableFromInline
 protocol NodeTransformer<Object>: AnyObject, Sendable {
     associatedtype Object: Hashable & Sendable
 

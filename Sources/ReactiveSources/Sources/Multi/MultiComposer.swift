@@ -2,8 +2,7 @@ import Foundation
 import Signals
 
 /// Builds and publishes a Multi source's snapshot from its children, incrementally: the
-/// transformer of a Multi's node (``DerivedSourceNode``), whose parent update is the composition the
-/// children's observers publish (``next(_:)`` reads it).
+/// transformer of a Multi's node (``DerivedSourceNode``), which shows ``published``.
 ///
 /// Eager, unlike the other transformers: the Multi's load state is folded from its children's
 /// load events, which only an observer receives, and rows composed by a lazy reducer would
@@ -27,7 +26,7 @@ import Signals
 /// final snapshot while the other has not yet told the aggregator; the load state then
 /// catches up right after, and its observers are called with the final state.
 @usableFromInline
-final class MultiComposer<Object: Hashable & Sendable>: NodeTransformer, @unchecked Sendable {
+final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
     /// What the composer last saw of one child.
     @usableFromInline
     struct ChildRecord {
@@ -267,11 +266,7 @@ final class MultiComposer<Object: Hashable & Sendable>: NodeTransformer, @unchec
         return count == 0 ? nil : sections[count - 1].placeholder
     }
 
-    // MARK: The node's transformer
-
-    /// The composition the children's observers published last.
-    @usableFromInline
-    func next(_ previous: SnapshotUpdate<Object>) -> SnapshotUpdate<Object> { published.value }
+    // MARK: The node's row mapping
 
     /// The child row shown at `path`: a spliced section is the child's own; a flattened
     /// child's item counts through its sections, and the row after them is its placeholder.

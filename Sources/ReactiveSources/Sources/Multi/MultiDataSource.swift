@@ -85,6 +85,8 @@ public final class MultiDataSource<Object: Hashable & Sendable>: DerivedSourceNo
             composer.childPublished(index, update: children[index].updates.value, state: children[index].loadState.value)
         })
         childSubscriptions = composer.attach(to: children)
-        super.init(composer, upstream: .children(children, aggregator))
+        super.init(published: composer.published.readOnly, upstream: .children(children, aggregator)) { [composer] path, own in
+            composer.parentRow(ofOwn: path, own: own)
+        }
     }
 }
