@@ -97,8 +97,14 @@ struct CompiledLoops<Object>: Sendable {
     static func compiled() -> CompiledLoops {
         CompiledLoops(
             sort: { less, values, order in
+                // Sorted as (value, position) pairs, so the sort reads its values in sequence
+                // rather than through positions (a cache miss each with a million rows).
                 // `sort` is stable (SE-0372).
-                order.sort { less(values[$0], values[$1]) }
+                var pairs = ContiguousArray<(value: Object, position: Int)>()
+                pairs.reserveCapacity(order.count)
+                for position in order { pairs.append((values[position], position)) }
+                pairs.sort { less($0.value, $1.value) }
+                for index in pairs.indices { order[index] = pairs[index].position }
             },
             filter: { rows, isIncluded in
                 var kept = ContiguousArray<Object>()
@@ -170,6 +176,16 @@ struct CompiledLoops<Object>: Sendable {
             let count = rows.count - leaving.count + arrivals.count
             objects.reserveCapacity(count)
             merged.reserveCapacity(count)
+            // The arrivals in merge order, gathered first: read through `order` inside the
+            // merge loop, each arrival is a cache miss the loop waits for (a million rows).
+            var sortedArrivals = ContiguousArray<Object>()
+            var sortedLabels = ContiguousArray<Label>()
+            sortedArrivals.reserveCapacity(order.count)
+            sortedLabels.reserveCapacity(order.count)
+            for index in order {
+                sortedArrivals.append(arrivals[index])
+                sortedLabels.append(arrivalLabels[index])
+            }
             var arrivalPositions: [Int] = []
             arrivalPositions.reserveCapacity(arrivals.count)
             var updatedPositions: [Int] = []
@@ -193,8 +209,8 @@ struct CompiledLoops<Object>: Sendable {
                     nextInPlace += 1
                 }
                 while nextArrival < order.count {
-                    let arrival = arrivals[order[nextArrival]]
-                    let arrivalLabel = arrivalLabels[order[nextArrival]]
+                    let arrival = sortedArrivals[nextArrival]
+                    let arrivalLabel = sortedLabels[nextArrival]
                     // By `less`, then label: one call of `less` either way.
                     let arrivalFirst = if let less {
                         arrivalLabel < label ? !less(value, arrival) : less(arrival, value)
@@ -213,8 +229,8 @@ struct CompiledLoops<Object>: Sendable {
             }
             while nextArrival < order.count {
                 arrivalPositions.append(objects.count)
-                objects.append(arrivals[order[nextArrival]])
-                merged.append(arrivalLabels[order[nextArrival]])
+                objects.append(sortedArrivals[nextArrival])
+                merged.append(sortedLabels[nextArrival])
                 nextArrival += 1
             }
             return Merged(objects: RowStorage(objects), labels: merged, arrivalPositions: arrivalPositions, updatedPositions: updatedPositions)

@@ -15,9 +15,7 @@ extension SortTransform {
         // 1. The labels of the parent rows that leave (removed: their parent item) or change
         //    (updated: -1 - their index in `edits.updated`), read in one pass.
         let updatedByOld = edits.updated.indices.sorted { edits.updated[$0].old < edits.updated[$1].old }
-        // Keyed by `RowLabel`, whose hash is a few multiplies (`UInt64`'s is SipHash).
-        var leaving: [RowLabel: Int] = [:]
-        leaving.reserveCapacity(edits.removed.count + edits.updated.count)
+        var leaving = LabelTable(capacity: edits.removed.count + edits.updated.count)
         var updatedLabels = [UInt64](repeating: 0, count: edits.updated.count)
         var nextRemoved = 0
         var nextUpdated = 0

@@ -11,7 +11,8 @@ extension Grouper {
     }
 
     /// Follows parent edits that touch many rows without searching for any: the rows that
-    /// leave are found by label in one pass over the sections, and each touched section is
+    /// leave are found by label in one pass over the sections (a merge walk of each section
+    /// they leave, or, with an object order, a table of their labels), and each touched section is
     /// merged with its arriving rows (sorted by label, or by the object order then label).
     /// O(n + k log k). `nil` (nothing changed) when a section would appear, empty or move,
     /// a leaving row is not found, or a gap has no room for its labels.
@@ -19,9 +20,24 @@ extension Grouper {
         _ edits: ParentChanges, from old: Snapshot<Object>, to new: Snapshot<Object>, own: Snapshot<Object>
     ) -> (Snapshot<Object>, ChangeSet)? {
         // 1. The parent rows that leave or change, by label: -1 removed, -2 - i changed in
-        //    place (`inPlace` i), d >= 0 a departure that pairs with an arrival.
-        var leaving: [RowLabel: Int] = [:]
-        leaving.reserveCapacity(edits.rows.values.reduce(0) { $0 + $1.removed.count + $1.updated.count })
+        //    place (`inPlace` i), d >= 0 a departure that pairs with an arrival. Without an
+        //    object order a section's rows are in label order, so each leaving row is routed
+        //    to its section (by its key) and found by walking that section (step 3); with
+        //    one, through a table of the leaving labels.
+        let walksSections = objectOrder == nil
+        var leaving = LabelTable(capacity: walksSections ? 0 : edits.rows.values.reduce(0) { $0 + $1.removed.count + $1.updated.count })
+        var leavingIn = [[(label: RowLabel, tag: Int)]](repeating: [], count: walksSections ? keys.count : 0)
+        var leavingCount = 0
+        func leave(_ label: RowLabel, tag: Int, section: Int?) -> Bool {
+            leavingCount += 1
+            guard walksSections else {
+                leaving[label] = tag
+                return true
+            }
+            guard let section, section >= 0 else { return false }
+            leavingIn[section].append((label, tag))
+            return true
+        }
         var departureIsUpdate: [Bool] = []
         var departureOfMove: [RowPath: Int] = [:]
         let movedFrom = Set(edits.moves.map(\.from))
@@ -33,31 +49,34 @@ extension Grouper {
             let updatedByOld = sectionEdits.updated.sorted { $0.old < $1.old }
             let oldObjects = old.sections[section].objects
             let newObjects = new.sections[section].objects
+            let removedSections = walksSections ? sectionsOf(oldObjects, sectionEdits.removed, keyIndex) : []
             var nextRemoved = 0
             var nextUpdated = 0
             for (item, value) in parentLabels[section].enumerated() {
                 let label = RowLabel(section: section, value: value)
                 if nextRemoved < sectionEdits.removed.count && sectionEdits.removed[nextRemoved] == item {
+                    let ownSection = walksSections ? removedSections[nextRemoved] : nil
                     nextRemoved += 1
                     let path = RowPath(item: item, section: section)
                     if !movedFrom.isEmpty && movedFrom.contains(path) {
                         departureOfMove[path] = departureIsUpdate.count
-                        leaving[label] = departureIsUpdate.count
+                        guard leave(label, tag: departureIsUpdate.count, section: ownSection) else { return nil }
                         departureIsUpdate.append(false)
                     } else {
-                        leaving[label] = -1
+                        guard leave(label, tag: -1, section: ownSection) else { return nil }
                     }
                 } else if nextUpdated < updatedByOld.count && updatedByOld[nextUpdated].old == item {
                     let after = newObjects[updatedByOld[nextUpdated].new]
+                    let oldKey = key(oldObjects[item])
                     let newKey = key(after)
                     nextUpdated += 1
-                    if objectOrder == nil && key(oldObjects[item]) == newKey {
-                        leaving[label] = -2 - inPlace.count
+                    if walksSections && oldKey == newKey {
+                        guard leave(label, tag: -2 - inPlace.count, section: keyIndex[newKey]) else { return nil }
                         inPlace.append(after)
                     } else {
                         // A new key is a layout change, left to the other paths.
-                        guard let target = keyIndex[newKey] else { return nil }
-                        leaving[label] = departureIsUpdate.count
+                        guard let target = keyIndex[newKey],
+                              leave(label, tag: departureIsUpdate.count, section: walksSections ? keyIndex[oldKey] : nil) else { return nil }
                         arrivals.append(after, label, departure: departureIsUpdate.count, section: target)
                         departureIsUpdate.append(true)
                     }
@@ -97,24 +116,45 @@ extension Grouper {
         var leavingPositions = [[Int]](repeating: [], count: keys.count)
         var inPlacePositions = [[(position: Int, index: Int)]](repeating: [], count: keys.count)
         var departurePaths = [RowPath?](repeating: nil, count: departureIsUpdate.count)
-        var found = 0
-        for (index, sectionKey) in keys.enumerated() where found < leaving.count {
-            var position = 0
-            for label in labels[sectionKey]! {
-                if found == leaving.count { break }
-                if let tag = leaving[label] {
-                    found += 1
-                    if tag <= -2 {
-                        inPlacePositions[index].append((position, -2 - tag))
-                    } else {
-                        leavingPositions[index].append(position)
-                        if tag >= 0 { departurePaths[tag] = RowPath(item: position, section: index) }
-                    }
-                }
-                position += 1
+        func record(_ tag: Int, at position: Int, section index: Int) {
+            if tag <= -2 {
+                inPlacePositions[index].append((position, -2 - tag))
+            } else {
+                leavingPositions[index].append(position)
+                if tag >= 0 { departurePaths[tag] = RowPath(item: position, section: index) }
             }
         }
-        guard found == leaving.count else { return nil }
+        var found = 0
+        for (index, sectionKey) in keys.enumerated() where found < leavingCount {
+            if walksSections {
+                // The section's labels and its leaving ones both ascend: one merge walk.
+                let wanted = leavingIn[index]
+                guard !wanted.isEmpty else { continue }
+                var next = 0
+                var position = 0
+                for label in labels[sectionKey]! {
+                    if label == wanted[next].label {
+                        record(wanted[next].tag, at: position, section: index)
+                        next += 1
+                        if next == wanted.count { break }
+                    }
+                    position += 1
+                }
+                guard next == wanted.count else { return nil }
+                found += next
+            } else {
+                var position = 0
+                for label in labels[sectionKey]! {
+                    if found == leavingCount { break }
+                    if let tag = leaving[label] {
+                        found += 1
+                        record(tag, at: position, section: index)
+                    }
+                    position += 1
+                }
+            }
+        }
+        guard found == leavingCount else { return nil }
         // 4. Merge each touched section's staying rows with its arrivals.
         var result = ChangeSet()
         var sectionsOut = own.sections

@@ -21,6 +21,8 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
     let objectOrder: (@Sendable (Object, Object) -> Bool)?
     /// Merges rows (compiled for `Object` by the inlinable initialisers).
     let loops: CompiledLoops<Object>
+    /// Reads the sections of rows (compiled for `Object` and `Key` likewise).
+    let sectionsOf: SectionRouter<Object, Key>
 
     /// The parent update last grouped.
     private var last: SnapshotUpdate<Object>?
@@ -45,9 +47,11 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
         title: @escaping @Sendable (Key) -> String,
         sectionOrder: SectionOrder<Key>,
         objectOrder: (@Sendable (Object, Object) -> Bool)?,
-        loops: CompiledLoops<Object>
+        loops: CompiledLoops<Object>,
+        router: @escaping SectionRouter<Object, Key>
     ) {
         self.loops = loops
+        sectionsOf = router
         self.parent = parent
         self.key = key
         self.title = title

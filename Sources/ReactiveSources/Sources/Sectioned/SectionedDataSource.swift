@@ -43,7 +43,8 @@ public final class SectionedDataSource<Object: Hashable & Sendable, Key: Hashabl
     ///   - title: The section title for a key; defaults to `String(describing: key)`.
     ///   - sectionOrder: The order of sections; defaults to first appearance.
     ///   - objectOrder: Optional order of objects within a section.
-    /// Inlinable, so the merge loop of large edits is compiled for `Object`.
+    /// Inlinable, so the merge loop of large edits is compiled for `Object` (and reading the
+    /// sections of the rows they remove, for `Key`).
     @inlinable
     public convenience init(
         name: String = "",
@@ -53,7 +54,7 @@ public final class SectionedDataSource<Object: Hashable & Sendable, Key: Hashabl
         sectionOrder: SectionOrder<Key> = .firstAppearance,
         objectOrder: (@Sendable (Object, Object) -> Bool)? = nil
     ) {
-        self.init(name: name, child: child, key: key, title: title, sectionOrder: sectionOrder, objectOrder: objectOrder, loops: .compiled())
+        self.init(name: name, child: child, key: key, title: title, sectionOrder: sectionOrder, objectOrder: objectOrder, loops: .compiled(), router: sectionRouter(key: key))
     }
 
     @usableFromInline
@@ -64,11 +65,14 @@ public final class SectionedDataSource<Object: Hashable & Sendable, Key: Hashabl
         title: @escaping @Sendable (Key) -> String,
         sectionOrder: SectionOrder<Key>,
         objectOrder: (@Sendable (Object, Object) -> Bool)?,
-        loops: CompiledLoops<Object>
+        loops: CompiledLoops<Object>,
+        router: @escaping SectionRouter<Object, Key>
     ) {
         self.name = name
         self.child = child
-        let grouper = Grouper(parent: child, key: key, title: title, sectionOrder: sectionOrder, objectOrder: objectOrder, loops: loops)
+        let grouper = Grouper(
+            parent: child, key: key, title: title, sectionOrder: sectionOrder, objectOrder: objectOrder, loops: loops, router: router
+        )
         super.init(grouper, upstream: .parent(child))
     }
 
