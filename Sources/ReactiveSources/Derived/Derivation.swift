@@ -1,10 +1,10 @@
 import Foundation
 import Signals
 
-/// Follows a parent source's updates through a ``RowTransform``: the one implementation of
-/// sections, placeholders, versions and change sets shared by every one-parent derived
-/// source. Each derived section mirrors the parent section at the same index (id, title,
-/// placeholder); only its objects are the transform's.
+/// Follows a parent source's updates through a ``RowTransform``: the ``NodeTransformer`` of
+/// Mapped, Filtered and Sorted sources, which keep their parent's sections. Each derived
+/// section mirrors the parent section at the same index (id, title, placeholder, see
+/// ``NodePlaceholders``); only its objects are the transform's.
 ///
 /// Each parent update is followed through its change set, composed with those of skipped
 /// versions when updates were coalesced: O(k log n) for k changed rows. When the changes
