@@ -1,10 +1,10 @@
 import Foundation
 import Signals
 
-/// Follows a parent source's updates through a ``RowTransform``: the one implementation of
-/// sections, placeholders, versions and change sets shared by every one-parent derived
-/// source. Each derived section mirrors the parent section at the same index (id, title,
-/// placeholder); only its objects are the transform's.
+/// Follows a parent source's updates through a ``RowTransform``: the ``NodeTransformer`` of
+/// Mapped, Filtered and Sorted sources, which keep their parent's sections. Each derived
+/// section mirrors the parent section at the same index (id, title, placeholder, see
+/// ``NodePlaceholders``); only its objects are the transform's.
 ///
 /// Each parent update is followed through its change set, composed with those of skipped
 /// versions when updates were coalesced: O(k log n) for k changed rows. When the changes
@@ -14,12 +14,16 @@ import Signals
 /// (``RowTransform/followsLargeChanges``: Sorted) are given them instead.
 /// Its state changes only in the derived property's closure, which runs serially, under
 /// `lock`; ``parentPath(ofOwn:own:parent:)`` reads it under `lock` from any thread.
-final class Derivation<Transform: RowTransform>: @unchecked Sendable {
+/// A transform with a parameter (``DataSource/filter(using:_:)``) gives `parameterChanged`,
+/// which reads the parameter (so the node depends on it), updates the transform when it
+/// changed and says so: everything is then derived again in one update.
+final class Derivation<Transform: RowTransform>: NodeTransformer, @unchecked Sendable {
     typealias Base = Transform.Base
     typealias Object = Transform.Object
 
     let parent: any DataSource<Base>
     let transform: Transform
+    private let parameterChanged: (@Sendable () -> Bool)?
     private var last: SnapshotUpdate<Base>?
     /// Per section (parallel to the own snapshot's sections); optional so a section's state
     /// can be taken out while it changes (changing it in place in the array would copy it).
@@ -29,13 +33,15 @@ final class Derivation<Transform: RowTransform>: @unchecked Sendable {
     /// Guards the state above against readers on other threads (``parentPath(ofOwn:own:parent:)``).
     private let lock = NSLock()
 
-    init(parent: any DataSource<Base>, transform: Transform) {
+    init(parent: any DataSource<Base>, transform: Transform, parameterChanged: (@Sendable () -> Bool)? = nil) {
         self.parent = parent
         self.transform = transform
+        self.parameterChanged = parameterChanged
     }
 
     /// The next own update after `previous`; `previous` itself when nothing visible changed.
     func next(_ previous: SnapshotUpdate<Object>) -> SnapshotUpdate<Object> {
+        if let parameterChanged, parameterChanged() { return rederive(previous) }
         let update = parent.updates.value
         return next(previous, parent: update)
     }
@@ -184,7 +190,7 @@ final class Derivation<Transform: RowTransform>: @unchecked Sendable {
                     result.updatedRows.append(RowPath(item: move.to, section: index))
                 }
             }
-            Self.followPlaceholder(
+            NodePlaceholders.followRow(
                 from: section.placeholder, to: parentSection.placeholder, oldCount: oldObjectCount,
                 newCount: section.objects.count, oldSection: source, newSection: index, into: &result
             )
@@ -215,17 +221,9 @@ final class Derivation<Transform: RowTransform>: @unchecked Sendable {
         return (Snapshot(sections: sections), result)
     }
 
-    /// The row change of a section's trailing placeholder.
-    static func followPlaceholder(
-        from old: Placeholder?, to new: Placeholder?, oldCount: Int, newCount: Int,
-        oldSection: Int, newSection: Int, into changes: inout ChangeSet
-    ) {
-        switch (old, new) {
-        case (nil, nil): break
-        case (.some, nil): changes.deletedRows.append(RowPath(item: oldCount, section: oldSection))
-        case (nil, .some): changes.insertedRows.append(RowPath(item: newCount, section: newSection))
-        case let (was?, now?): if was != now { changes.updatedRows.append(RowPath(item: newCount, section: newSection)) }
-        }
+    /// The parent row shown at own `path` of `own` (see ``parentPath(ofOwn:own:parent:)``).
+    func parentRow(ofOwn path: RowPath, own: SnapshotUpdate<Object>) -> ParentRow? {
+        parentPath(ofOwn: path, own: own, parent: parent.updates.value).map { ParentRow(parent: parent, path: $0) }
     }
 
     /// The parent path of the row shown at own `path` of `ownUpdate`, or `nil` (also when

@@ -16,54 +16,23 @@ import Signals
 /// - **Lazy.** The snapshot is a derived `Signals` property: computed when read or observed.
 ///   Transform closures must be pure; they run serially, while the graph derives, and must not
 ///   write properties.
+/// - **Lifecycle.** Load state and load events are the parent's; `fetchData()`,
+///   `cancelFetch()` and `willDisplayRow(at:)` go to the parent (see ``DerivedSourceNode``).
 /// - **Lifetime.** The source holds its parent; a chain nobody holds is freed.
 /// - **Threading.** Every member may be called from any thread (see ``DataSource``).
-public final class DerivedDataSource<Base: Hashable & Sendable, Object: Hashable & Sendable>: DataSource {
+public final class DerivedDataSource<Base: Hashable & Sendable, Object: Hashable & Sendable>: DerivedSourceNode<Object>, DataSource, @unchecked Sendable {
     /// The source this one is derived from.
     public let parent: any DataSource<Base>
-    /// The current snapshot and the change that produced it (see ``DataSource/updates``).
-    public let updates: Property<SnapshotUpdate<Object>>
-    private let parentPath: @Sendable (RowPath) -> RowPath?
 
     init<Transform: RowTransform>(
-        parent: any DataSource<Base>, transform: Transform,
-        step: (@Sendable (Derivation<Transform>, SnapshotUpdate<Object>) -> SnapshotUpdate<Object>)? = nil
+        parent: any DataSource<Base>, transform: Transform, parameterChanged: (@Sendable () -> Bool)? = nil
     ) where Transform.Base == Base, Transform.Object == Object {
         self.parent = parent
-        let derivation = Derivation(parent: parent, transform: transform)
-        let initial = SnapshotUpdate<Object>(snapshot: Snapshot())
-        if let step {
-            updates = Property(reducing: initial, equals: { $0.version == $1.version }) { step(derivation, $0) }
-        } else {
-            updates = Property(reducing: initial, equals: { $0.version == $1.version }, derivation.next)
-        }
-        let updates = updates
-        parentPath = { [weak parent] path in
-            guard let parent else { return nil }
-            let own = updates.value
-            return derivation.parentPath(ofOwn: path, own: own, parent: parent.updates.value)
-        }
+        super.init(Derivation(parent: parent, transform: transform, parameterChanged: parameterChanged), upstream: .parent(parent))
     }
 
     /// The parent's name.
     public var name: String { parent.name }
-    /// The parent's fetch status and content state (see ``DataSource/loadState``).
-    public var loadState: Property<LoadState> { parent.loadState }
-    /// The parent's load events (see ``DataSource/loadEvents``).
-    public var loadEvents: Signal<LoadEvent> { parent.loadEvents }
-
-    /// Fetches the parent.
-    public func fetchData() { parent.fetchData() }
-
-    /// Cancels the parent's fetch.
-    public func cancelFetch() { parent.cancelFetch() }
-
-    /// Forwards to the parent with the parent's path of the displayed row (for a sorted
-    /// source, the end of the parent's section when the last row is displayed). Invalid paths
-    /// are ignored.
-    public func willDisplayRow(at path: RowPath) {
-        if let parentPath = parentPath(path) { parent.willDisplayRow(at: parentPath) }
-    }
 }
 
 extension DerivedDataSource where Base == Object {
@@ -83,11 +52,11 @@ extension DerivedDataSource where Base == Object {
         let initial = parameter.value
         let transform = FilterTransform<Object>({ isIncluded(initial, $0) }, loops: loops)
         let current = ParameterBox(initial)
-        self.init(parent: parent, transform: transform) { derivation, previous in
+        self.init(parent: parent, transform: transform) {
             let value = parameter.value
-            guard current.replace(with: value) else { return derivation.next(previous) }
+            guard current.replace(with: value) else { return false }
             transform.setPredicate { isIncluded(value, $0) }
-            return derivation.rederive(previous)
+            return true
         }
     }
 
@@ -107,11 +76,11 @@ extension DerivedDataSource where Base == Object {
         let initial = parameter.value
         let transform = SortTransform<Object>({ less(initial, $0, $1) }, loops: loops)
         let current = ParameterBox(initial)
-        self.init(parent: parent, transform: transform) { derivation, previous in
+        self.init(parent: parent, transform: transform) {
             let value = parameter.value
-            guard current.replace(with: value) else { return derivation.next(previous) }
+            guard current.replace(with: value) else { return false }
             transform.setComparator { less(value, $0, $1) }
-            return derivation.rederive(previous)
+            return true
         }
     }
 }

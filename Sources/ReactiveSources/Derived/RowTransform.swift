@@ -1,6 +1,7 @@
 /// How a derived source turns the objects of one parent section into its own: the one thing
 /// that differs between Mapped, Filtered and Sorted sources. ``Derivation`` does the rest
-/// (sections, placeholders, versions, change sets) the same way for all of them.
+/// (sections, placeholders, change sets) the same way for all of them, and their node
+/// (``DerivedSourceNode``) versions, load state and forwarding.
 ///
 /// Calls are serial (a derived property's closure never runs concurrently with itself).
 protocol RowTransform: AnyObject, Sendable {

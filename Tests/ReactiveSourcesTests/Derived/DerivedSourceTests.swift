@@ -124,18 +124,7 @@ struct DerivedSourceTests {
     }
 
     @Test func willDisplayRowReachesTheParentRowShown() {
-        final class Spy: DataSource, @unchecked Sendable {
-            let inner = SimpleDataSource(objects: Array(0..<10))
-            var displayed: [RowPath] = []
-            var name: String { "spy" }
-            var updates: Property<SnapshotUpdate<Int>> { inner.updates }
-            var loadState: Property<LoadState> { inner.loadState }
-            var loadEvents: Signal<LoadEvent> { inner.loadEvents }
-            func fetchData() {}
-            func cancelFetch() {}
-            func willDisplayRow(at path: RowPath) { displayed.append(path) }
-        }
-        let spy = Spy()
+        let spy = DisplaySpy()
         let odd = spy.filter { $0 % 2 == 1 }
         odd.willDisplayRow(at: RowPath(item: 2, section: 0))
         odd.willDisplayRow(at: RowPath(item: 9, section: 0))

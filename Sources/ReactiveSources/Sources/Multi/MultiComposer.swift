@@ -1,7 +1,12 @@
 import Foundation
 import Signals
 
-/// Builds and publishes a Multi source's snapshot from its children, incrementally.
+/// Builds and publishes a Multi source's snapshot from its children, incrementally: the
+/// transformer of a Multi's node (``DerivedSourceNode``), which shows ``published``.
+///
+/// Eager, unlike the other transformers: the Multi's load state is folded from its children's
+/// load events, which only an observer receives, and rows composed by a lazy reducer would
+/// reach `updates` observers before that fold (and re-read every child: O(children) a change).
 ///
 /// The composer observes each child (its snapshot update and load state together) and,
 /// when one child publishes, replaces only that child's sections in the composed snapshot,
@@ -9,8 +14,7 @@ import Signals
 /// work is O(size of the child's change), plus O(children) integer additions to find the
 /// offset when child sections are spliced. It never scans the other children.
 ///
-/// Publishing from an observer, rather than computing in a derived property, is what keeps
-/// the snapshot and the aggregated load state consistent when a child changes on one thread
+/// Publishing from an observer keeps the snapshot and the aggregated load state consistent when a child changes on one thread
 /// at a time: a child that changes its snapshot does so before it sends the load event, so
 /// the change reaches the composer before the event reaches the ``MultiLoadAggregator``
 /// (whose `hasContent` reads the composed snapshot). An event that comes without a snapshot
@@ -51,6 +55,7 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
 
     /// The composed snapshot; written only by the composer, under `lock`.
     @usableFromInline let published: MutableProperty<SnapshotUpdate<Object>>
+    @usableFromInline let children: [any DataSource<Object>]
     @usableFromInline let names: [String]
     /// The section id of each child (see ``sectionIDs(forNames:given:)``).
     @usableFromInline let ids: [String]
@@ -61,6 +66,7 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
     /// Composes the children's current snapshots. Call ``attach(to:)`` next.
     @usableFromInline
     init(children: [any DataSource<Object>], sectionIDs: [String]?, splices: Bool) {
+        self.children = children
         names = children.map(\.name)
         ids = Self.sectionIDs(forNames: names, given: sectionIDs ?? [])
         self.splices = splices
@@ -218,10 +224,9 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
             }
             if sections.isEmpty { sections = [SnapshotSection(id: id, title: name)] }
             let last = sections.count - 1
-            if sections[last].placeholder == nil {
-                sections[last].placeholder = sections.allSatisfy({ $0.objects.isEmpty })
-                    ? statusPlaceholder(for: state) : errorPlaceholder(for: state)
-            }
+            sections[last].placeholder = NodePlaceholders.childPlaceholder(
+                own: sections[last].placeholder, hasObjects: hasObjects(sections), state: state
+            )
             return sections
         }
         let childSections = snapshot.sections
@@ -239,14 +244,18 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
         )
     }
 
-    /// The placeholder of a flattened child's section: the child's own last one (`last`),
-    /// else the status placeholder when the child has no objects.
+    /// The placeholder of a flattened child's section (see ``NodePlaceholders/childPlaceholder(own:hasObjects:state:)``):
+    /// `last` is the child's own.
     @inlinable
     static func flattenedPlaceholder(of childSections: [SnapshotSection<Object>], last: Placeholder?, state: LoadState) -> Placeholder? {
-        if let last { return last }
-        if let error = errorPlaceholder(for: state) { return error }
-        for index in 0..<childSections.count where childSections[index].objects.count > 0 { return nil }
-        return statusPlaceholder(for: state)
+        NodePlaceholders.childPlaceholder(own: last, hasObjects: hasObjects(childSections), state: state)
+    }
+
+    /// Whether any of `sections` has objects.
+    @inlinable
+    static func hasObjects(_ sections: [SnapshotSection<Object>]) -> Bool {
+        for index in 0..<sections.count where sections[index].objects.count > 0 { return true }
+        return false
     }
 
     /// The placeholder of the last of `sections`, if any. (Indexing, not `last`: the generic
@@ -257,23 +266,33 @@ final class MultiComposer<Object: Hashable & Sendable>: @unchecked Sendable {
         return count == 0 ? nil : sections[count - 1].placeholder
     }
 
-    /// The error row shown under a child's objects when its last fetch failed (not cancelled)
-    /// and the child shows no placeholder of its own: a failed refresh keeps the objects and
-    /// says so.
-    @usableFromInline
-    static func errorPlaceholder(for state: LoadState) -> Placeholder? {
-        if case .failed(let error) = state.status, !error.isCancellation { return .error(message: error.message) }
-        return nil
-    }
+    // MARK: The node's row mapping
 
-    /// The placeholder shown for a child with no objects and no placeholder of its own.
+    /// The child row shown at `path`: a spliced section is the child's own; a flattened
+    /// child's item counts through its sections, and the row after them is its placeholder.
     @usableFromInline
-    static func statusPlaceholder(for state: LoadState) -> Placeholder? {
-        switch state.status {
-        case .loading, .partiallyLoaded: return .loading
-        case .failed(let error) where !error.isCancellation: return .error(message: error.message)
-        case .idle, .finished, .failed: return nil
+    func parentRow(ofOwn path: RowPath, own: SnapshotUpdate<Object>) -> ParentRow? {
+        let (section, item) = (path.section, path.item)
+        guard section >= 0, item >= 0 else { return nil }
+        if splices {
+            var offset = 0
+            for child in children {
+                let count = max(child.numberOfSections, 1)
+                if section < offset + count { return ParentRow(parent: child, path: RowPath(item: item, section: section - offset)) }
+                offset += count
+            }
+            return nil
         }
+        guard section < children.count else { return nil }
+        let child = children[section]
+        let snapshot = child.snapshot
+        var remaining = item
+        for (index, childSection) in snapshot.sections.enumerated() {
+            if remaining < childSection.objects.count { return ParentRow(parent: child, path: RowPath(item: remaining, section: index)) }
+            remaining -= childSection.objects.count
+        }
+        guard remaining == 0, let last = snapshot.sections.indices.last else { return nil }
+        return ParentRow(parent: child, path: RowPath(item: snapshot.sections[last].objects.count, section: last))
     }
 
     /// Whether the child's change since the version last composed (`changes`) maps one-to-one

@@ -46,23 +46,23 @@ import Signals
 ///   `didPartiallyLoad` as children deliver or end, finished when every child has ended
 ///   (failed only if every child failed).
 ///
-/// `fetchData()` fetches every child; `cancelFetch()` cancels every child.
-public final class MultiDataSource<Object: Hashable & Sendable>: DataSource {
+/// `fetchData()` fetches every child (a composed fetch in flight ends with
+/// `didFail(.cancelled)` first); `cancelFetch()` cancels every child (the composed fetch ends
+/// with `didFail(.cancelled)`); `willDisplayRow(at:)` goes to the child that owns the row,
+/// with the child's own index path.
+public final class MultiDataSource<Object: Hashable & Sendable>: DerivedSourceNode<Object>, DataSource, @unchecked Sendable {
     /// The name of the composed source.
     public let name: String
     /// The children, in section order.
     public let children: [any DataSource<Object>]
     /// Whether each child's own sections are spliced in (see the type's documentation).
     public let splicesChildSections: Bool
-    /// The current snapshot and the change that produced it (see ``DataSource/updates``).
-    public let updates: Property<SnapshotUpdate<Object>>
     /// The section id of each child, in child order: the id given at creation, else its
     /// name, made unique (an empty or repeated one becomes `"<id>#<index>"`, e.g. `"#1"` for
     /// an unnamed second child).
     /// When splicing, the child's sections are `"<id>.<child section id>"`.
     public var sectionIDs: [String] { composer.ids }
     @usableFromInline let composer: MultiComposer<Object>
-    @usableFromInline let aggregator: MultiLoadAggregator
     @usableFromInline let childSubscriptions: [SignalSubscription]
 
     /// Creates a composed source over `children`. Each child's section is identified by
@@ -77,69 +77,16 @@ public final class MultiDataSource<Object: Hashable & Sendable>: DataSource {
         self.splicesChildSections = splicesChildSections
         let composer = MultiComposer<Object>(children: children, sectionIDs: sectionIDs, splices: splicesChildSections)
         self.composer = composer
-        let published = composer.published
-        updates = published.readOnly
         // Content is judged from the children themselves, which are always current; the
         // composition may lag behind a child changed on another thread.
-        aggregator = MultiLoadAggregator(children: children, hasContent: {
+        let aggregator = MultiLoadAggregator(children: children, hasContent: {
             children.contains { $0.snapshot.objectCount > 0 }
         }, willRecord: { [composer] index in
             composer.childPublished(index, update: children[index].updates.value, state: children[index].loadState.value)
         })
         childSubscriptions = composer.attach(to: children)
-    }
-
-    /// The fetch status and content state (see ``DataSource/loadState``).
-    public var loadState: Property<LoadState> { aggregator.loadState }
-    /// Will load, partially loaded, finished, failed (see ``DataSource/loadEvents``).
-    public var loadEvents: Signal<LoadEvent> { aggregator.loadEvents }
-
-    /// Fetches every child. A composed fetch in flight ends with `didFail(.cancelled)` first.
-    public func fetchData() {
-        batch {
-            aggregator.beginFetch()
-            for child in children { child.fetchData() }
-        }
-    }
-
-    /// Cancels every child's fetch; the composed fetch ends with `didFail(.cancelled)`.
-    public func cancelFetch() {
-        batch {
-            aggregator.cancelFetch()
-            for child in children { child.cancelFetch() }
-        }
-    }
-
-    /// Forwards to the child that owns the row, with the child's own index path.
-    /// Invalid paths are ignored.
-    public func willDisplayRow(at path: RowPath) {
-        let (section, item) = (path.section, path.item)
-        guard section >= 0, item >= 0 else { return }
-        if splicesChildSections {
-            var offset = 0
-            for child in children {
-                let count = max(child.numberOfSections, 1)
-                if section < offset + count {
-                    child.willDisplayRow(at: RowPath(item: item, section: section - offset))
-                    return
-                }
-                offset += count
-            }
-        } else {
-            guard section < children.count else { return }
-            let child = children[section]
-            let snapshot = child.snapshot
-            var remaining = item
-            for (index, childSection) in snapshot.sections.enumerated() {
-                if remaining < childSection.objects.count {
-                    child.willDisplayRow(at: RowPath(item: remaining, section: index))
-                    return
-                }
-                remaining -= childSection.objects.count
-            }
-            if remaining == 0, let last = snapshot.sections.indices.last {
-                child.willDisplayRow(at: RowPath(item: snapshot.sections[last].objects.count, section: last))
-            }
+        super.init(published: composer.published.readOnly, upstream: .children(children, aggregator)) { [composer] path, own in
+            composer.parentRow(ofOwn: path, own: own)
         }
     }
 }

@@ -14,7 +14,7 @@ import Signals
 /// touches more than an eighth of the rows (and cannot be merged), or runs out of room
 /// between two labels is grouped again from scratch (O(n)) and diffed.
 final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unchecked Sendable {
-    private let parent: any DataSource<Object>
+    let parent: any DataSource<Object>
     let key: @Sendable (Object) -> Key
     private let title: @Sendable (Key) -> String
     private let sectionOrder: SectionOrder<Key>
@@ -418,9 +418,7 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
             let sectionTitle = title(of: sectionKey)
             sections.append(SnapshotSection(id: sectionTitle, title: sectionTitle, objects: RowStorage(objects)))
         }
-        if sections.isEmpty, let placeholder = snapshot.sections.last?.placeholder {
-            sections = [SnapshotSection(id: "", title: nil, objects: [], placeholder: placeholder)]
-        }
+        if sections.isEmpty { sections = NodePlaceholders.sections(showingPlaceholderOf: snapshot) }
         return Snapshot(sections: sections)
     }
 }

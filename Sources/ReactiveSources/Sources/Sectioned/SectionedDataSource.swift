@@ -28,16 +28,15 @@ import Signals
 ///   becoming empty or non-empty, regroups everything (O(n)) and diffs. Keys that `sectionOrder` ranks equal are ordered by first
 ///   appearance.
 /// - **Lifecycle.** Load state and load events are the child's own; `fetchData()` and
-///   `cancelFetch()` go to the child.
+///   `cancelFetch()` go to the child, and `willDisplayRow(at:)` too, with the child's path
+///   of the displayed object (or of its placeholder row).
 /// - **Placeholders.** While the child has no objects, its placeholder row (loading, no
 ///   results, error) is shown in a single untitled section.
-public final class SectionedDataSource<Object: Hashable & Sendable, Key: Hashable & Sendable>: DataSource {
+public final class SectionedDataSource<Object: Hashable & Sendable, Key: Hashable & Sendable>: DerivedSourceNode<Object>, DataSource, @unchecked Sendable {
     /// The source's name.
     public let name: String
     /// The grouped source.
     public let child: any DataSource<Object>
-    /// The current snapshot and the change that produced it (see ``DataSource/updates``).
-    public let updates: Property<SnapshotUpdate<Object>>
 
     /// Groups `child`'s objects by `key`.
     /// - Parameters:
@@ -74,7 +73,7 @@ public final class SectionedDataSource<Object: Hashable & Sendable, Key: Hashabl
         let grouper = Grouper(
             parent: child, key: key, title: title, sectionOrder: sectionOrder, objectOrder: objectOrder, loops: loops, router: router
         )
-        updates = Property(reducing: SnapshotUpdate(snapshot: Snapshot()), equals: { $0.version == $1.version }, grouper.group)
+        super.init(grouper, upstream: .parent(child))
     }
 
     /// Groups `child`'s objects by the value at `keyPath` (inlinable, so the key path is read
@@ -89,31 +88,22 @@ public final class SectionedDataSource<Object: Hashable & Sendable, Key: Hashabl
     ) {
         self.init(name: name, child: child, key: reader(of: keyPath), sectionOrder: sectionOrder, objectOrder: objectOrder)
     }
+}
 
-    /// The fetch status and content state (see ``DataSource/loadState``).
-    public var loadState: Property<LoadState> { child.loadState }
-    /// Will load, partially loaded, finished, failed (see ``DataSource/loadEvents``).
-    public var loadEvents: Signal<LoadEvent> { child.loadEvents }
+extension Grouper: NodeTransformer {
+    func next(_ previous: SnapshotUpdate<Object>) -> SnapshotUpdate<Object> { group(previous) }
 
-    /// Fetches the child.
-    public func fetchData() { child.fetchData() }
-
-    /// Cancels the child's fetch.
-    public func cancelFetch() { child.cancelFetch() }
-
-    /// Forwards to the child with the child's index path of the displayed object (or of the
-    /// child's placeholder row). Invalid paths are ignored.
-    public func willDisplayRow(at path: RowPath) {
-        switch snapshot.row(at: path) {
+    /// The child's path of the object shown at `path`, or of the child's placeholder row.
+    func parentRow(ofOwn path: RowPath, own: SnapshotUpdate<Object>) -> ParentRow? {
+        switch own.snapshot.row(at: path) {
         case .object(let object)?:
-            if let childPath = child.path(of: object) { child.willDisplayRow(at: childPath) }
+            return parent.path(of: object).map { ParentRow(parent: parent, path: $0) }
         case .placeholder?:
-            let childSnapshot = child.snapshot
-            if let last = childSnapshot.sections.indices.last {
-                child.willDisplayRow(at: RowPath(item: childSnapshot.sections[last].objects.count, section: last))
-            }
+            let childSnapshot = parent.snapshot
+            guard let last = childSnapshot.sections.indices.last else { return nil }
+            return ParentRow(parent: parent, path: RowPath(item: childSnapshot.sections[last].objects.count, section: last))
         case nil:
-            return
+            return nil
         }
     }
 }

@@ -15,16 +15,16 @@ import Synchronization
 ///
 /// Threading: as every ``DataSource``; `selectedIndex` may be written from any thread (the
 /// fetch on selection runs on the writing thread, after the write).
-public final class SegmentedDataSource<Object: Hashable & Sendable>: DataSource {
+public final class SegmentedDataSource<Object: Hashable & Sendable>: DerivedSourceNode<Object>, DataSource, @unchecked Sendable {
     /// The source's name.
     public let name: String
     /// The children, in segment order.
     public let children: [any DataSource<Object>]
     /// The index of the selected child.
     public let selectedIndex: MutableProperty<Int>
-    private let switching: SwitchingDataSource<Object>
+    private let current: Property<any DataSource<Object>>
     /// Whether `fetchData()` was called: from then on a newly selected child is fetched.
-    private let isActive = ActiveFlag()
+    private let isActive: ActiveFlag
     private let selection: SignalSubscription
 
     /// Shows `children[selectedIndex]`. With no children it shows an empty source.
@@ -35,31 +35,20 @@ public final class SegmentedDataSource<Object: Hashable & Sendable>: DataSource 
         let index = MutableProperty(selectedIndex)
         self.selectedIndex = index
         let current = Property<any DataSource<Object>> { shown[min(max(index.value, 0), shown.count - 1)] }
-        switching = SwitchingDataSource(name: name, following: current)
-        let isActive = self.isActive
+        self.current = current
+        let isActive = ActiveFlag()
+        self.isActive = isActive
         selection = current.observe(emitsCurrentValue: false) { child in
             if isActive.isSet, child.loadState.value.status == .idle { child.fetchData() }
         }
+        super.init(SwitchFollower(following: current), upstream: .following(current))
     }
 
     /// The child shown now.
-    public var selectedChild: any DataSource<Object> { switching.current.value }
-    /// The current snapshot and the change that produced it (see ``DataSource/updates``).
-    public var updates: Property<SnapshotUpdate<Object>> { switching.updates }
-    /// The selected child's load state.
-    public var loadState: Property<LoadState> { switching.loadState }
-    /// The selected child's load events.
-    public var loadEvents: Signal<LoadEvent> { switching.loadEvents }
-
+    public var selectedChild: any DataSource<Object> { current.value }
     /// Fetches the selected child; from now on a child is fetched when first selected.
-    public func fetchData() {
+    public override func fetchData() {
         isActive.set()
-        switching.fetchData()
+        super.fetchData()
     }
-
-    /// Cancels the selected child's fetch.
-    public func cancelFetch() { switching.cancelFetch() }
-
-    /// Forwards to the selected child.
-    public func willDisplayRow(at path: RowPath) { switching.willDisplayRow(at: path) }
 }

@@ -1,15 +1,30 @@
-/// The state of a switching source's derived `updates`: which source it follows and which of
-/// its versions it last showed. Touched only from that property's reducing closure, which
-/// runs serially.
-final class SwitchFollower<Object: Hashable & Sendable>: @unchecked Sendable {
+import Signals
+
+/// The transformer of a node whose parent changes over time: it shows whichever source
+/// `current` holds, and remembers which source it follows and which of its versions it last
+/// showed. That state is touched only from the node's reducing closure, which runs serially.
+final class SwitchFollower<Object: Hashable & Sendable>: NodeTransformer, @unchecked Sendable {
+    /// The source shown now.
+    let current: Property<any DataSource<Object>>
     /// Whether a switch is one diff by identity (rows both sources show stay) instead of
     /// all sections out and in.
     private let diffsSwitches: Bool
     private var followed: (any DataSource<Object>)?
     private var followedVersion: UInt64 = 0
 
-    init(diffsSwitches: Bool = false) {
+    init(following current: Property<any DataSource<Object>>, diffsSwitches: Bool = false) {
+        self.current = current
         self.diffsSwitches = diffsSwitches
+    }
+
+    /// The next own update after `previous`, showing the current source.
+    func next(_ previous: SnapshotUpdate<Object>) -> SnapshotUpdate<Object> {
+        next(previous, showing: current.value)
+    }
+
+    /// The current source's row at the same path: the node shows its rows as they are.
+    func parentRow(ofOwn path: RowPath, own: SnapshotUpdate<Object>) -> ParentRow? {
+        ParentRow(parent: current.value, path: path)
     }
 
     /// The next own update after `previous`, showing `source`'s current update:

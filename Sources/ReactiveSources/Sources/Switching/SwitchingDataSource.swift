@@ -13,17 +13,11 @@ import Signals
 ///   current source. Switching does not fetch or cancel anything.
 ///
 /// Threading: as every ``DataSource``; the property may be written from any thread.
-public final class SwitchingDataSource<Object: Hashable & Sendable>: DataSource {
+public final class SwitchingDataSource<Object: Hashable & Sendable>: DerivedSourceNode<Object>, DataSource, @unchecked Sendable {
     /// The source's name.
     public let name: String
     /// The source shown now.
     public let current: Property<any DataSource<Object>>
-    /// The current snapshot and the change that produced it (see ``DataSource/updates``).
-    public let updates: Property<SnapshotUpdate<Object>>
-    /// The current source's load state.
-    public let loadState: Property<LoadState>
-    /// The current source's load events (those of a source switched away from stop at once).
-    public let loadEvents: Signal<LoadEvent>
 
     /// Shows whichever source `current` holds.
     public convenience init(name: String = "", following current: Property<any DataSource<Object>>) {
@@ -35,22 +29,8 @@ public final class SwitchingDataSource<Object: Hashable & Sendable>: DataSource 
     init(name: String, following current: Property<any DataSource<Object>>, diffsSwitches: Bool) {
         self.name = name
         self.current = current
-        let follower = SwitchFollower<Object>(diffsSwitches: diffsSwitches)
-        updates = Property(reducing: SnapshotUpdate(snapshot: Snapshot()), equals: { $0.version == $1.version }) { previous in
-            follower.next(previous, showing: current.value)
-        }
-        loadState = Property { current.value.loadState.value }
-        loadEvents = current.switchLatest { $0.loadEvents }
+        super.init(SwitchFollower(following: current, diffsSwitches: diffsSwitches), upstream: .following(current))
     }
-
-    /// Fetches the current source.
-    public func fetchData() { current.value.fetchData() }
-
-    /// Cancels the current source's fetch.
-    public func cancelFetch() { current.value.cancelFetch() }
-
-    /// Forwards to the current source.
-    public func willDisplayRow(at path: RowPath) { current.value.willDisplayRow(at: path) }
 }
 
 extension Property {
