@@ -191,11 +191,15 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     /// Small lists (the usual case) are compared by linear search, large ones through sets.
     private func relink(from old: DependencyList, to new: DependencyList, in graph: Graph) {
         if old.count <= 16 && new.count <= 16 {
-            new.forEachNode { node in
-                if !old.containsNode(node) { node.addSubscriber(self, in: graph) }
+            var index = 0
+            while let (node, _) = new.dependency(at: index) {
+                if !old.containsNode(node) { node._withUnsafeGuaranteedRef { $0.addSubscriber(self, in: graph) } }
+                index += 1
             }
-            old.forEachNode { node in
-                if !new.containsNode(node) { node.removeSubscriber(self, in: graph) }
+            index = 0
+            while let (node, _) = old.dependency(at: index) {
+                if !new.containsNode(node) { node._withUnsafeGuaranteedRef { $0.removeSubscriber(self, in: graph) } }
+                index += 1
             }
             return
         }

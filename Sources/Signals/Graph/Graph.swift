@@ -293,9 +293,9 @@ final class Graph {
     /// while this thread waits, ``released(_:reacquire:)`` retains them).
     struct CheckFrame {
         let node: Unmanaged<GraphNode>
+        /// The dependency to look at when the check comes back to this node (written when
+        /// the check descends from it).
         var index = 0
-        /// The dependency at `index` was just checked (do not descend into it again).
-        var checkedCurrent = false
         let mustRecompute: Bool
     }
 
@@ -304,50 +304,62 @@ final class Graph {
     /// changed version. Iterative (an explicit stack), so a chain of any length validates in
     /// constant native stack; user closures run only in recomputations, whose inputs are
     /// then already up to date. Caller holds the lock.
+    ///
+    /// Every node being checked has a frame on ``checkStack`` (other code walks them while
+    /// this thread waits); the innermost one's state is kept in locals, and its frame is
+    /// written only when the check descends from it.
     func validate(_ root: GraphNode) {
         let base = checkStack.count
-        beginCheck(root)
-        while checkStack.count > base {
-            let top = checkStack.count - 1
-            let node = checkStack[top].node
-            var index = checkStack[top].index
-            var skipCheck = checkStack[top].checkedCurrent
-            let mustRecompute = checkStack[top].mustRecompute
+        var node = Unmanaged.passUnretained(root)
+        var mustRecompute = !root.beginCheck(in: self)
+        checkStack.append(CheckFrame(node: node, mustRecompute: mustRecompute))
+        var index = 0
+        // The dependency at `index` was just checked: compare its version, do not descend.
+        var returning = false
+        while true {
             var changed = mustRecompute
             var next: Unmanaged<GraphNode>?
             var waited = false
             while let (dependency, seen) = node._withUnsafeGuaranteedRef({ $0.dependency(at: index) }) {
-                if !skipCheck && dependency._withUnsafeGuaranteedRef({ $0.isBusy }) && isBusyElsewhere(dependency)
-                    && waitUntilNotBusy(dependency) {
-                    waited = true
-                    break
+                if returning {
+                    returning = false
+                } else {
+                    if dependency._withUnsafeGuaranteedRef({ $0.isBusy }) && isBusyElsewhere(dependency)
+                        && waitUntilNotBusy(dependency) {
+                        waited = true
+                        break
+                    }
+                    if dependency._withUnsafeGuaranteedRef({ $0.needsCheck(in: self) }) {
+                        next = dependency
+                        break
+                    }
                 }
-                if !skipCheck && dependency._withUnsafeGuaranteedRef({ $0.needsCheck(in: self) }) {
-                    next = dependency
-                    break
-                }
-                skipCheck = false
                 if !mustRecompute && dependency._withUnsafeGuaranteedRef({ $0.version }) != seen {
                     changed = true
                     break
                 }
                 index += 1
             }
-            if waited {
-                // Look at the frame again: the dependency may have changed meanwhile.
-                checkStack[top].index = index
-                continue
-            }
+            // After a wait, look at the same dependency again: it may have changed meanwhile.
+            if waited { continue }
             if let next {
-                checkStack[top].index = index
-                checkStack[top].checkedCurrent = true
-                next._withUnsafeGuaranteedRef { beginCheck($0) }
+                checkStack[checkStack.count - 1].index = index
+                node = next
+                mustRecompute = !next._withUnsafeGuaranteedRef { $0.beginCheck(in: self) }
+                checkStack.append(CheckFrame(node: next, mustRecompute: mustRecompute))
+                index = 0
                 continue
             }
             checkStack.removeLast()
             if changed {
                 node._withUnsafeGuaranteedRef { $0.recompute(in: self) }
             }
+            if checkStack.count == base { break }
+            let frame = checkStack[checkStack.count - 1]
+            node = frame.node
+            index = frame.index
+            mustRecompute = frame.mustRecompute
+            returning = true
         }
         if base == 0 && !replacedWhileChecking.isEmpty {
             replacedWhileChecking.removeAll()
@@ -355,11 +367,6 @@ final class Graph {
         if base == 0 && !keptWhileChecking.isEmpty {
             keptWhileChecking.removeAll()
         }
-    }
-
-    private func beginCheck(_ node: GraphNode) {
-        let hasValue = node.beginCheck(in: self)
-        checkStack.append(CheckFrame(node: Unmanaged.passUnretained(node), mustRecompute: !hasValue))
     }
 
     /// Whether a ``validate(_:)`` is in progress on this thread's stack.
@@ -376,9 +383,14 @@ final class Graph {
     /// unlinked from) its dependencies by a loop, so that observing or releasing a chain
     /// of any length uses constant stack. Caller holds the lock.
     func needsSettling(_ node: GraphNode) {
-        unsettled.append(node)
-        if isSettling { return }
+        if isSettling {
+            // Retained while it waits: the caller's reference may be gone by then.
+            unsettled.append(node)
+            return
+        }
         isSettling = true
+        // The caller keeps `node` alive for this call.
+        node.settleLink(in: self)
         while let next = unsettled.popLast() {
             next.settleLink(in: self)
         }
