@@ -20,7 +20,9 @@ let package = Package(
         .executable(name: "reactive-demo", targets: ["reactive-demo"]),
     ],
     targets: [
-        .target(name: "Signals", swiftSettings: strict),
+        // One C thread-local for Signals' per-thread state (see its header).
+        .target(name: "SignalsThreadLocal"),
+        .target(name: "Signals", dependencies: ["SignalsThreadLocal"], swiftSettings: strict),
         .target(name: "ReactiveSources", dependencies: ["Signals"], swiftSettings: strict),
         .target(name: "ReactiveSourcesTesting", dependencies: ["ReactiveSources"], swiftSettings: strict),
         .executableTarget(

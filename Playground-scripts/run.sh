@@ -9,7 +9,9 @@
 #   SCRATCH   build directory passed to `swift build --scratch-path` (default: .build)
 #
 # A standalone script cannot depend on a package, so it links the dynamic library product
-# instead: `swift -I <bin>/Modules -L <bin> -lReactiveSourcesKit script.swift`.
+# instead: `swift -I <bin>/Modules -L <bin> -lReactiveSourcesKit script.swift`, plus the
+# module map of Signals' C target (its thread-local is read by inlinable code):
+# `-Xcc -fmodule-map-file=<bin>/SignalsThreadLocal.build/module.modulemap`.
 # Scripts print only deterministic lines (no ports, timings or thread-dependent states), so
 # --check compares their whole output (stdout and stderr) and their exit status.
 set -euo pipefail
@@ -26,7 +28,8 @@ run_script() {
   [ -f "$script" ] || { echo "no such script: $script" >&2; return 2; }
   LD_LIBRARY_PATH="$bin${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
     timeout 300 swift -swift-version 6 -warnings-as-errors \
-      -I "$bin/Modules" -L "$bin" -lReactiveSourcesKit "$script"
+      -I "$bin/Modules" -Xcc -fmodule-map-file="$bin/SignalsThreadLocal.build/module.modulemap" \
+      -L "$bin" -lReactiveSourcesKit "$script"
 }
 
 case "${1:-}" in

@@ -2,7 +2,7 @@
 // and a predicate change against Array.filter + sort + grouping. Run (release library, no package):
 //   swift build -c release --scratch-path .build-release --product ReactiveSourcesKit
 //   bin=$(swift build -c release --scratch-path .build-release --show-bin-path)
-//   swiftc -O -swift-version 6 -I $bin/Modules -L $bin -lReactiveSourcesKit Benchmarks/Scripts/chains.swift -o /tmp/chains && LD_LIBRARY_PATH=$bin /tmp/chains
+//   swiftc -O -swift-version 6 -I $bin/Modules -Xcc -fmodule-map-file=$bin/SignalsThreadLocal.build/module.modulemap -L $bin -lReactiveSourcesKit Benchmarks/Scripts/chains.swift -o /tmp/chains && LD_LIBRARY_PATH=$bin /tmp/chains
 import Foundation
 import ReactiveSources
 import Signals

@@ -3,7 +3,7 @@
 // Run (release library, no package), from the repository root:
 //   swift build -c release --scratch-path .build-release --product ReactiveSourcesKit
 //   bin=$(swift build -c release --scratch-path .build-release --show-bin-path)
-//   swiftc -O -swift-version 6 -I $bin/Modules -L $bin -lReactiveSourcesKit Benchmarks/Scripts/selection.swift -o /tmp/selection && LD_LIBRARY_PATH=$bin /tmp/selection
+//   swiftc -O -swift-version 6 -I $bin/Modules -Xcc -fmodule-map-file=$bin/SignalsThreadLocal.build/module.modulemap -L $bin -lReactiveSourcesKit Benchmarks/Scripts/selection.swift -o /tmp/selection && LD_LIBRARY_PATH=$bin /tmp/selection
 import Foundation
 import ReactiveSources
 import Signals

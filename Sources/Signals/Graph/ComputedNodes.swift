@@ -15,8 +15,14 @@ final class ComputedNode<Value>: DerivedNode<Value>, @unchecked Sendable {
         Teardown.release(taking: &compute, leaving: nil)
     }
 
-    override func evaluate(_ previous: UnsafePointer<Value>?, in graph: Graph) -> Value {
-        compute!()
+    override func computeAndStore(into storage: UnsafeMutablePointer<Value>, hasValue: Bool, in graph: Graph) -> Bool {
+        let newValue = compute!()
+        if hasValue {
+            storage.pointee = newValue
+        } else {
+            storage.initialize(to: newValue)
+        }
+        return true
     }
 }
 
@@ -36,12 +42,15 @@ final class EquatableComputedNode<Value: Equatable>: DerivedNode<Value>, @unchec
         Teardown.release(taking: &compute, leaving: nil)
     }
 
-    override func evaluate(_ previous: UnsafePointer<Value>?, in graph: Graph) -> Value {
-        compute!()
-    }
-
-    override func isUnchanged(_ old: Value, _ new: Value) -> Bool {
-        old == new
+    override func computeAndStore(into storage: UnsafeMutablePointer<Value>, hasValue: Bool, in graph: Graph) -> Bool {
+        let newValue = compute!()
+        if hasValue {
+            if storage.pointee == newValue { return false }
+            storage.pointee = newValue
+        } else {
+            storage.initialize(to: newValue)
+        }
+        return true
     }
 }
 
@@ -68,12 +77,14 @@ final class ClosureComputedNode<Value>: DerivedNode<Value>, @unchecked Sendable 
         Teardown.release(taking: &compute, leaving: nil)
     }
 
-    override func evaluate(_ previous: UnsafePointer<Value>?, in graph: Graph) -> Value {
-        compute!(previous)
-    }
-
-    override func isUnchanged(_ old: Value, _ new: Value) -> Bool {
-        guard let isEqual else { return false }
-        return isEqual(old, new)
+    override func computeAndStore(into storage: UnsafeMutablePointer<Value>, hasValue: Bool, in graph: Graph) -> Bool {
+        guard hasValue else {
+            storage.initialize(to: compute!(nil))
+            return true
+        }
+        let newValue = compute!(UnsafePointer(storage))
+        if let isEqual, isEqual(storage.pointee, newValue) { return false }
+        storage.pointee = newValue
+        return true
     }
 }

@@ -102,8 +102,13 @@ struct DependencyList {
     }
 
     /// Whether `node` is in the list (a linear search).
-    func containsNode(_ node: GraphNode) -> Bool {
-        contains { candidate, _ in candidate === node }
+    func containsNode(_ node: Unmanaged<GraphNode>) -> Bool {
+        var index = 0
+        while let (candidate, _) = dependency(at: index) {
+            if candidate.toOpaque() == node.toOpaque() { return true }
+            index += 1
+        }
+        return false
     }
 
     /// The identities of the nodes, for set differences.

@@ -9,7 +9,7 @@
 /// other modules), so it avoids `Value?`: every use of an `Optional<Value>` in unspecialised
 /// code asks the runtime for that type's metadata (a hash lookup), which was a third of all
 /// instructions on the kairo shapes. The value lives in a one-element buffer instead, and
-/// ``evaluate(_:in:)`` receives a pointer to the previous value (`nil` on the first run).
+/// ``computeAndStore(into:hasValue:in:)`` computes straight into it.
 ///
 /// Abstract: the subclasses in `ComputedNodes.swift` store the computation and the
 /// equality, so a node holds exactly the closures it needs (no wrapping closure, and no
@@ -68,16 +68,6 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     deinit {
         if hasValue { storage.deinitialize(count: 1) }
         (UnsafeMutableRawPointer(storage) - Self.valueOffset).deallocate()
-    }
-
-    /// Computes the value; `previous` is `nil` on the first run and only valid during the call.
-    func evaluate(_ previous: UnsafePointer<Value>?, in graph: Graph) -> Value {
-        fatalError("abstract")
-    }
-
-    /// Whether a recomputed value counts as unchanged (nothing downstream recomputes).
-    func isUnchanged(_ old: Value, _ new: Value) -> Bool {
-        false
     }
 
     /// A dependency cycle reaching a node that is computing gets its previous value, untracked;
@@ -174,28 +164,24 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
 
     /// Computes the value and stores it in `storage` (initialising it unless `hasValue`);
     /// returns false when it counts as unchanged (`storage` then keeps the old value).
-    /// By default ``evaluate(_:in:)`` and ``isUnchanged(_:_:)``; a subclass whose closure
-    /// was built specialised for `Value` (``MapNode``) does all of it in that closure.
+    /// Each subclass does all of it in one call: its closure, its equality and the store.
     func computeAndStore(into storage: UnsafeMutablePointer<Value>, hasValue: Bool, in graph: Graph) -> Bool {
-        let newValue = evaluate(hasValue ? UnsafePointer(storage) : nil, in: graph)
-        if hasValue {
-            if isUnchanged(storage.pointee, newValue) { return false }
-            storage.pointee = newValue
-        } else {
-            storage.initialize(to: newValue)
-        }
-        return true
+        fatalError("abstract")
     }
 
     /// Moves this watched node's subscriptions from the old dependency set to the new one.
     /// Small lists (the usual case) are compared by linear search, large ones through sets.
     private func relink(from old: DependencyList, to new: DependencyList, in graph: Graph) {
         if old.count <= 16 && new.count <= 16 {
-            new.forEachNode { node in
-                if !old.containsNode(node) { node.addSubscriber(self, in: graph) }
+            var index = 0
+            while let (node, _) = new.dependency(at: index) {
+                if !old.containsNode(node) { node._withUnsafeGuaranteedRef { $0.addSubscriber(self, in: graph) } }
+                index += 1
             }
-            old.forEachNode { node in
-                if !new.containsNode(node) { node.removeSubscriber(self, in: graph) }
+            index = 0
+            while let (node, _) = old.dependency(at: index) {
+                if !new.containsNode(node) { node._withUnsafeGuaranteedRef { $0.removeSubscriber(self, in: graph) } }
+                index += 1
             }
             return
         }

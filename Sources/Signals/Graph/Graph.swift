@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import Synchronization
+import SignalsThreadLocal
 
 /// One thread's view of the reactive graph: the component lock it holds, its dependency
 /// tracking, its work stacks and its queue of observer deliveries.
@@ -119,9 +120,12 @@ final class Graph {
         epochBlocks.wrappingAdd(1, ordering: .relaxed).newValue &* epochBlockSize
     }
 
-    @usableFromInline static let key: pthread_key_t = {
+    /// Keeps each thread's state alive until the thread exits (its destructor releases it).
+    private static let key: pthread_key_t = {
         var key = pthread_key_t()
         pthread_key_create(&key) { pointer in
+            // On the exiting thread: a later use on it (another key's destructor) makes a new state.
+            signals_set_thread_graph(nil)
             #if canImport(Darwin)
             Unmanaged<Graph>.fromOpaque(pointer).release()
             #else
@@ -131,17 +135,20 @@ final class Graph {
         return key
     }()
 
-    /// The calling thread's graph state, made on first use and released when the thread exits.
+    /// The calling thread's graph state, made on first use and released when the thread
+    /// exits. A C thread-local (one load, inlined into the caller), not `pthread_getspecific`
+    /// (a call and ~20 instructions on every read from a derived closure).
     @inlinable @inline(__always) static var current: Unmanaged<Graph> {
-        if let pointer = pthread_getspecific(key) {
+        if let pointer = signals_thread_graph() {
             return Unmanaged<Graph>.fromOpaque(pointer)
         }
         return makeCurrent()
     }
 
-    @usableFromInline static func makeCurrent() -> Unmanaged<Graph> {
+    @usableFromInline @inline(never) static func makeCurrent() -> Unmanaged<Graph> {
         let graph = Unmanaged.passRetained(Graph())
         pthread_setspecific(key, graph.toOpaque())
+        signals_set_thread_graph(graph.toOpaque())
         return graph
     }
 
@@ -286,9 +293,9 @@ final class Graph {
     /// while this thread waits, ``released(_:reacquire:)`` retains them).
     struct CheckFrame {
         let node: Unmanaged<GraphNode>
+        /// The dependency to look at when the check comes back to this node (written when
+        /// the check descends from it).
         var index = 0
-        /// The dependency at `index` was just checked (do not descend into it again).
-        var checkedCurrent = false
         let mustRecompute: Bool
     }
 
@@ -297,50 +304,62 @@ final class Graph {
     /// changed version. Iterative (an explicit stack), so a chain of any length validates in
     /// constant native stack; user closures run only in recomputations, whose inputs are
     /// then already up to date. Caller holds the lock.
+    ///
+    /// Every node being checked has a frame on ``checkStack`` (other code walks them while
+    /// this thread waits); the innermost one's state is kept in locals, and its frame is
+    /// written only when the check descends from it.
     func validate(_ root: GraphNode) {
         let base = checkStack.count
-        beginCheck(root)
-        while checkStack.count > base {
-            let top = checkStack.count - 1
-            let node = checkStack[top].node
-            var index = checkStack[top].index
-            var skipCheck = checkStack[top].checkedCurrent
-            let mustRecompute = checkStack[top].mustRecompute
+        var node = Unmanaged.passUnretained(root)
+        var mustRecompute = !root.beginCheck(in: self)
+        checkStack.append(CheckFrame(node: node, mustRecompute: mustRecompute))
+        var index = 0
+        // The dependency at `index` was just checked: compare its version, do not descend.
+        var returning = false
+        while true {
             var changed = mustRecompute
             var next: Unmanaged<GraphNode>?
             var waited = false
             while let (dependency, seen) = node._withUnsafeGuaranteedRef({ $0.dependency(at: index) }) {
-                if !skipCheck && dependency._withUnsafeGuaranteedRef({ $0.isBusy }) && isBusyElsewhere(dependency)
-                    && waitUntilNotBusy(dependency) {
-                    waited = true
-                    break
+                if returning {
+                    returning = false
+                } else {
+                    if dependency._withUnsafeGuaranteedRef({ $0.isBusy }) && isBusyElsewhere(dependency)
+                        && waitUntilNotBusy(dependency) {
+                        waited = true
+                        break
+                    }
+                    if dependency._withUnsafeGuaranteedRef({ $0.needsCheck(in: self) }) {
+                        next = dependency
+                        break
+                    }
                 }
-                if !skipCheck && dependency._withUnsafeGuaranteedRef({ $0.needsCheck(in: self) }) {
-                    next = dependency
-                    break
-                }
-                skipCheck = false
                 if !mustRecompute && dependency._withUnsafeGuaranteedRef({ $0.version }) != seen {
                     changed = true
                     break
                 }
                 index += 1
             }
-            if waited {
-                // Look at the frame again: the dependency may have changed meanwhile.
-                checkStack[top].index = index
-                continue
-            }
+            // After a wait, look at the same dependency again: it may have changed meanwhile.
+            if waited { continue }
             if let next {
-                checkStack[top].index = index
-                checkStack[top].checkedCurrent = true
-                next._withUnsafeGuaranteedRef { beginCheck($0) }
+                checkStack[checkStack.count - 1].index = index
+                node = next
+                mustRecompute = !next._withUnsafeGuaranteedRef { $0.beginCheck(in: self) }
+                checkStack.append(CheckFrame(node: next, mustRecompute: mustRecompute))
+                index = 0
                 continue
             }
             checkStack.removeLast()
             if changed {
                 node._withUnsafeGuaranteedRef { $0.recompute(in: self) }
             }
+            if checkStack.count == base { break }
+            let frame = checkStack[checkStack.count - 1]
+            node = frame.node
+            index = frame.index
+            mustRecompute = frame.mustRecompute
+            returning = true
         }
         if base == 0 && !replacedWhileChecking.isEmpty {
             replacedWhileChecking.removeAll()
@@ -348,11 +367,6 @@ final class Graph {
         if base == 0 && !keptWhileChecking.isEmpty {
             keptWhileChecking.removeAll()
         }
-    }
-
-    private func beginCheck(_ node: GraphNode) {
-        let hasValue = node.beginCheck(in: self)
-        checkStack.append(CheckFrame(node: Unmanaged.passUnretained(node), mustRecompute: !hasValue))
     }
 
     /// Whether a ``validate(_:)`` is in progress on this thread's stack.
@@ -369,9 +383,14 @@ final class Graph {
     /// unlinked from) its dependencies by a loop, so that observing or releasing a chain
     /// of any length uses constant stack. Caller holds the lock.
     func needsSettling(_ node: GraphNode) {
-        unsettled.append(node)
-        if isSettling { return }
+        if isSettling {
+            // Retained while it waits: the caller's reference may be gone by then.
+            unsettled.append(node)
+            return
+        }
         isSettling = true
+        // The caller keeps `node` alive for this call.
+        node.settleLink(in: self)
         while let next = unsettled.popLast() {
             next.settleLink(in: self)
         }

@@ -167,8 +167,14 @@ class GraphNode: DeliveryJob, @unchecked Sendable {
     }
 
     final func removeSubscriber(_ node: GraphNode, in graph: Graph) {
-        guard let index = subscribers.firstIndex(where: { $0.toOpaque() == Unmanaged.passUnretained(node).toOpaque() }) else { return }
-        subscribers.remove(at: index)
+        let target = Unmanaged.passUnretained(node).toOpaque()
+        // The last one first: a dependency that changes is usually the newest subscriber.
+        if let last = subscribers.last, last.toOpaque() == target {
+            subscribers.removeLast()
+        } else {
+            guard let index = subscribers.firstIndex(where: { $0.toOpaque() == target }) else { return }
+            subscribers.remove(at: index)
+        }
         if subscribers.isEmpty && !isSource { graph.needsSettling(self) }
     }
 
