@@ -254,14 +254,27 @@ final class RowStorageNode<Element>: ManagedBuffer<RowStorageNodeHeader, Element
     @inlinable @inline(__always)
     static func leaf(inDense node: Unmanaged<RowStorageNode>, height: Int, containing offset: Int) -> (Unmanaged<RowStorageNode>, Int) {
         let leafNumber = UInt(bitPattern: offset) / UInt(bitPattern: leafCapacity)
-        var node = node
-        var shift = UInt(bitPattern: innerShift &* height)
-        while shift > 0 {
-            shift &-= UInt(bitPattern: innerShift)
-            let index = Int(bitPattern: (leafNumber &>> shift) & UInt(bitPattern: innerCapacity &- 1))
-            node = node._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.entries[index].child) }
+        let local = offset &- Int(bitPattern: leafNumber) &* leafCapacity
+        let bits = UInt(bitPattern: innerShift)
+        @inline(__always) func child(_ node: Unmanaged<RowStorageNode>, _ number: UInt) -> Unmanaged<RowStorageNode> {
+            let index = Int(bitPattern: number & UInt(bitPattern: innerCapacity &- 1))
+            return node._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.entries[index].child) }
         }
-        return (node, offset &- Int(bitPattern: leafNumber) &* leafCapacity)
+        // Straight-line code for the heights of up to 32M rows of 16 bytes: a loop costs
+        // ~40 % more instructions a read, and fewer reads overlap.
+        switch height {
+        case 1: return (child(node, leafNumber), local)
+        case 2: return (child(child(node, leafNumber &>> bits), leafNumber), local)
+        case 3: return (child(child(child(node, leafNumber &>> (2 &* bits)), leafNumber &>> bits), leafNumber), local)
+        default:
+            var node = node
+            var shift = bits &* UInt(bitPattern: height)
+            while shift > 0 {
+                shift &-= bits
+                node = child(node, leafNumber &>> shift)
+            }
+            return (node, local)
+        }
     }
 
     /// The leaf holding element `offset` of the subtree `node` of height `height`, and the
