@@ -10,6 +10,7 @@ public enum StorageCase {
         var append10 = Duration.zero, insert10 = Duration.zero, remove10 = Duration.zero, edit10 = Duration.zero
         var editUnheld = Duration.zero
         var iterationPerRow = 0.0, bulkIterationPerRow = 0.0, accessPerRow = 0.0, dependentAccessPerRow = 0.0
+        var accessInsertedPerRow: Double? = nil
         var bytesPerRowAppended = 0.0, bytesPerRowInserted: Double? = nil
         var versionsAfterAppends: Double? = nil, versionsAfterEdits: Double? = nil
     }
@@ -92,7 +93,6 @@ public enum StorageCase {
         }
         consume(unheld)
 
-        let clock = ContinuousClock()
         figures.iterationPerRow = measureSamples(n >= 1_000_000 ? 7 : 31) {
             check(opaque(base).sumOfIDs() == n * (n - 1) / 2, "\(S.name) iteration sum")
         }.seconds * 1e9 / Double(n)
@@ -101,16 +101,7 @@ public enum StorageCase {
         }.seconds * 1e9 / Double(n)
         var generator = SplitMix64(seed: 0xACCE55)
         let probes = (0..<100_000).map { _ in Int.random(in: 0..<n, using: &generator) }
-        var accesses: [Duration] = []
-        for _ in 0..<7 {
-            var sum = 0
-            let storage = opaque(base)
-            let begin = clock.now
-            for offset in probes { sum &+= storage.get(offset).id }
-            accesses.append(clock.now - begin)
-            consume(sum)
-        }
-        figures.accessPerRow = median(accesses).seconds * 1e9 / Double(probes.count)
+        figures.accessPerRow = randomReads(base, probes: probes)
         // Each offset depends on the previous read, so reads cannot overlap (a latency bound,
         // as a consumer that does work with each row before the next).
         figures.dependentAccessPerRow = measureSamples(7) {
@@ -134,6 +125,7 @@ public enum StorageCase {
                 for id in 0..<n { storage.insert(BenchRow(id: id, value: id), at: Int.random(in: 0...storage.count, using: &generator)) }
                 return storage
             }
+            figures.accessInsertedPerRow = randomReads(built, probes: probes)
             consume(built)
             figures.bytesPerRowInserted = Double(inserted) / Double(n)
         }
@@ -146,6 +138,21 @@ public enum StorageCase {
             }
         }
         return figures
+    }
+
+    /// Nanoseconds per read of `probes` (offsets the CPU may read overlapped), median of 7 passes.
+    static func randomReads<S: RowStoreSide>(_ base: S, probes: [Int]) -> Double {
+        let clock = ContinuousClock()
+        var accesses: [Duration] = []
+        for _ in 0..<7 {
+            var sum = 0
+            let storage = opaque(base)
+            let begin = clock.now
+            for offset in probes { sum &+= storage.get(offset).id }
+            accesses.append(clock.now - begin)
+            consume(sum)
+        }
+        return median(accesses).seconds * 1e9 / Double(probes.count)
     }
 
     /// Extra memory of the last 100 versions after 100 rounds of `round`, as a fraction of
@@ -190,11 +197,11 @@ public enum StorageCase {
     static func report(_ all: [Figures]) -> String {
         func percent(_ value: Double?) -> String { value.map { format($0 * 100, 1) + " %" } ?? "–" }
         var lines = [
-            "| n | side | append 10 | insert 10 | remove 10 | edit 10 | edit 10, none held | iterate /row | forEach /row | random get | dependent get | B/row appended | B/row random inserts | 100 versions, appends | 100 versions, edits |",
-            "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+            "| n | side | append 10 | insert 10 | remove 10 | edit 10 | edit 10, none held | iterate /row | forEach /row | random get | random get, built by random inserts | dependent get | B/row appended | B/row random inserts | 100 versions, appends | 100 versions, edits |",
+            "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for f in all {
-            lines.append("| \(f.n) | \(f.side) | \(f.append10.pretty) | \(f.insert10.pretty) | \(f.remove10.pretty) | \(f.edit10.pretty) | \(f.editUnheld.pretty) | \(format(f.iterationPerRow, 2)) ns | \(format(f.bulkIterationPerRow, 2)) ns | \(format(f.accessPerRow, 1)) ns | \(format(f.dependentAccessPerRow, 1)) ns | \(format(f.bytesPerRowAppended, 1)) | \(f.bytesPerRowInserted.map { format($0, 1) } ?? "–") | \(percent(f.versionsAfterAppends)) | \(percent(f.versionsAfterEdits)) |")
+            lines.append("| \(f.n) | \(f.side) | \(f.append10.pretty) | \(f.insert10.pretty) | \(f.remove10.pretty) | \(f.edit10.pretty) | \(f.editUnheld.pretty) | \(format(f.iterationPerRow, 2)) ns | \(format(f.bulkIterationPerRow, 2)) ns | \(format(f.accessPerRow, 1)) ns | \(f.accessInsertedPerRow.map { format($0, 1) + " ns" } ?? "–") | \(format(f.dependentAccessPerRow, 1)) ns | \(format(f.bytesPerRowAppended, 1)) | \(f.bytesPerRowInserted.map { format($0, 1) } ?? "–") | \(percent(f.versionsAfterAppends)) | \(percent(f.versionsAfterEdits)) |")
         }
         // Targets of issue 20 for RowStorage.
         let ours = all.filter { $0.side == "RowStorage" }
@@ -211,8 +218,33 @@ public enum StorageCase {
             guard let array = arrays.first(where: { $0.n == f.n }) else { continue }
             let appendedRatio = f.bytesPerRowAppended / array.bytesPerRowAppended
             let insertedRatio = (f.bytesPerRowInserted ?? .nan) / array.bytesPerRowAppended
-            lines.append("n=\(f.n) vs Array: iteration \(format(f.iterationPerRow / array.iterationPerRow, 2))x (<= 2x), forEach \(format(f.bulkIterationPerRow / array.iterationPerRow, 2))x, random get \(format(f.accessPerRow / array.accessPerRow, 2))x (<= 4x), dependent get \(format(f.dependentAccessPerRow / array.dependentAccessPerRow, 2))x, bytes/row appended \(format(appendedRatio, 2))x (<= 1.25x), after random inserts \(format(insertedRatio, 2))x (<= 1.6x)")
+            lines.append("n=\(f.n) vs Array: iteration \(format(f.iterationPerRow / array.iterationPerRow, 2))x (<= 2x), forEach \(format(f.bulkIterationPerRow / array.iterationPerRow, 2))x, random get \(format(f.accessPerRow / array.accessPerRow, 2))x (<= 4x), after random inserts \(format((f.accessInsertedPerRow ?? .nan) / array.accessPerRow, 2))x, dependent get \(format(f.dependentAccessPerRow / array.dependentAccessPerRow, 2))x, bytes/row appended \(format(appendedRatio, 2))x (<= 1.25x), after random inserts \(format(insertedRatio, 2))x (<= 1.6x)")
         }
         return lines.joined(separator: "\n")
+    }
+}
+
+extension StorageCase {
+    /// Random reads only, for `perf stat` and callgrind: `reads(side:n:passes:)` builds the
+    /// side's storage of `n` rows (`Array`, `RowStorage`, or `RowStorage-inserted`: built by n
+    /// random inserts) and makes `passes` passes of 100,000 random reads; returns ns a read.
+    public static func reads(side: String, n: Int, passes: Int) -> Double {
+        var generator = SplitMix64(seed: 0xACCE55)
+        let probes = (0..<100_000).map { _ in Int.random(in: 0..<n, using: &generator) }
+        func run<S: RowStoreSide>(_ storage: S) -> Double {
+            var total = 0.0
+            for _ in 0..<passes { total += randomReads(storage, probes: probes) }
+            return total / Double(passes)
+        }
+        switch side {
+        case "Array": return run(ArraySide(rows(0..<n)))
+        case "RowStorage": return run(RowStorageSide(rows(0..<n)))
+        case "RowStorage-inserted":
+            var storage = RowStorageSide()
+            var inserts = SplitMix64(seed: 0x1115E27)
+            for id in 0..<n { storage.insert(BenchRow(id: id, value: id), at: Int.random(in: 0...storage.count, using: &inserts)) }
+            return run(storage)
+        default: return .nan
+        }
     }
 }

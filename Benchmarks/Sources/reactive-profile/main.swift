@@ -104,6 +104,13 @@ if arguments[1] == "storage" {
     print(StorageCase.run(sizes: sizes, iterations: arguments.count > 3 ? iterations : 101, sides: sides) { FileHandle.standardError.write(Data("\($0)...\n".utf8)) })
     exit(0)
 }
+if arguments[1] == "storage-reads" {
+    // Random reads only (see StorageCase.reads): side Array, RowStorage or RowStorage-inserted;
+    // STORAGE_SIZES picks n (first value), iterations = passes of 100,000 reads (x7).
+    let n = ProcessInfo.processInfo.environment["STORAGE_SIZES"].flatMap { $0.split(separator: ",").first.flatMap { Int($0) } } ?? 1_000_000
+    print("\(arguments[2]) n=\(n): \(StorageCase.reads(side: arguments[2], n: n, passes: iterations)) ns a read")
+    exit(0)
+}
 if arguments[1] == "create" {
     switch arguments[2] {
     case "ours": print(Creation.signals(count: 100_000, iterations: iterations).measurement.note ?? "")

@@ -53,20 +53,12 @@ extension RowStorage: RandomAccessCollection, MutableCollection {
             return withExtendedLifetime(root) {
                 // Unretained: `root` keeps every node alive, and no node is retained and
                 // released on the way down.
-                var node = Unmanaged.passUnretained(root.unsafelyUnwrapped)
-                var offset = position
-                // Levels are counted down from the root's height: no node but the root is
-                // read for its height.
-                var height = node._withUnsafeGuaranteedRef { $0.height }
-                while height > 0 {
-                    node = node._withUnsafeGuaranteedRef { node in
-                        let (index, start) = node.child(containing: offset)
-                        offset -= start
-                        return Unmanaged.passUnretained(node.entries[index].child)
-                    }
-                    height -= 1
-                }
-                return node._withUnsafeGuaranteedRef { $0.elements[offset] }
+                let root = Unmanaged.passUnretained(root.unsafelyUnwrapped)
+                let (isDense, height) = root._withUnsafeGuaranteedRef { ($0.isDense, $0.height) }
+                let (leaf, offset) = isDense
+                    ? RowStorageNode.leaf(inDense: root, height: height, containing: position)
+                    : RowStorageNode.leaf(in: root, height: height, containing: position)
+                return leaf._withUnsafeGuaranteedRef { $0.elements[offset] }
             }
         }
         _modify {

@@ -13,9 +13,13 @@ extension RowStorage {
         if node.height == 0 {
             if node.width == 0 { return "empty leaf" }
             if node.width > RowStorageNode<Element>.leafCapacity { return "leaf over capacity: \(node.width)" }
+            if !node.isDense { return "leaf not dense" }
             return nil
         }
         if node.width == 0 { return "inner node without children" }
+        let entries = node.entryBuffer
+        let regular = entries.dropLast().allSatisfy { $0.child.count == node.childCapacity }
+        if node.isDense != (regular && entries.last!.child.isDense) { return "density flag \(node.isDense) wrong at height \(node.height)" }
         if node.width > RowStorageNode<Element>.innerCapacity { return "inner node over capacity: \(node.width)" }
         var total = 0
         for (index, entry) in node.entryBuffer.enumerated() {

@@ -8,8 +8,10 @@
 /// another copy still holds: appending, inserting, removing or replacing k elements copies
 /// O(k + chunk * log n) elements and node entries, never all n, and happens fully in place
 /// when the storage is uniquely referenced. Appends go to the tail and touch the tree once
-/// per chunk. Reading an element is O(log n) (O(1) per level for storage built by appends);
-/// iteration walks the chunks. Indices are the `Int`s `0..<count`, like an `Array`'s;
+/// per chunk. Reading an element is O(log n): a subtree laid out as by appends (every
+/// child but the last full: "dense") is walked by the offset's bits without reading a count,
+/// as Clojure's persistent vector does; other nodes guess the child from their average
+/// child count and correct the guess. Iteration walks the chunks. Indices are the `Int`s `0..<count`, like an `Array`'s;
 /// out-of-range indices trap.
 public struct RowStorage<Element> {
     /// The tree holding the first `count - tail.count` elements; `nil` when it holds none.

@@ -44,6 +44,7 @@ extension RowStorageNode {
             nodes.removeFirst()
             return nodes
         }
+        defer { updateDensity() }
         let (index, start) = child(insertingAt: offset)
         makeChildUnique(index)
         let entries = self.entries
@@ -94,6 +95,7 @@ extension RowStorageNode {
             removeElements(range)
             return
         }
+        defer { updateDensity() }
         let entries = self.entries
         let removed = range.count
         let (first, firstStart) = child(containing: range.lowerBound)

@@ -96,6 +96,9 @@ struct RowStorageModelTests {
                 if storage.removeLast() != model.removeLast() { return "step \(step): removeLast returned the wrong row" }
             }
             if storage.count != model.count { return "step \(step) (\(operation)): count \(storage.count), expected \(model.count)" }
+            // Every few steps the structure too (node flags such as `isDense` included), so a
+            // wrong one is caught before a later edit rewrites it.
+            if step % 8 == 0, let violation = storage.invariantViolation() { return "step \(step) (\(operation)): \(violation)" }
             if !model.isEmpty {
                 let probe = Int.random(in: 0..<model.count, using: &generator)
                 if storage[probe] != model[probe] { return "step \(step) (\(operation)): element \(probe) is \(storage[probe]), expected \(model[probe])" }

@@ -290,6 +290,54 @@ struct RowStorageTests {
         #expect(RowStorageNode<UInt8>.innerTailCapacity >= RowStorageNode<UInt8>.innerCapacity * MemoryLayout<RowStorageNode<UInt8>.Entry>.stride + 7)
     }
 
+    @Test("reads of a four-level tree, dense and after edits, match the rows (the dense read's loop past height 3)")
+    func fourLevels() {
+        // 64-byte rows: 16 to a leaf, so 600,000 rows need four levels.
+        let rows = (0..<600_000).map(WideRow.init)
+        var storage = RowStorage(rows)
+        #expect(storage.height == 4 && storage.root!.isDense)
+        var model = rows
+        var generator = SplitMix64(seed: 0x4_1E7E15)
+        for _ in 0..<2_000 {
+            let position = Int.random(in: 0..<model.count, using: &generator)
+            #expect(storage[position] == model[position])
+        }
+        // A few inserts in the middle: the path they touch is no longer dense, the rest is.
+        for step in 0..<20 {
+            let position = Int.random(in: 0...model.count, using: &generator)
+            storage.insert(WideRow(-step), at: position)
+            model.insert(WideRow(-step), at: position)
+        }
+        #expect(storage.invariantViolation() == nil)
+        for _ in 0..<2_000 {
+            let position = Int.random(in: 0..<model.count, using: &generator)
+            #expect(storage[position] == model[position])
+        }
+    }
+
+    @Test("entries copied and destroyed as raw memory: the child leads each entry, and every node is freed once")
+    func rawEntryCopies() {
+        // `copyEntries` and `destroyEntries` read the child at offset 0 of each entry.
+        #expect(MemoryLayout<RowStorageNode<Int>.Entry>.offset(of: \.child) == 0)
+        #expect(MemoryLayout<RowStorageNode<SIMD4<Int32>>.Entry>.offset(of: \.child) == 0)
+        weak var oldRoot: RowStorageNode<Int>?
+        weak var oldLeaf: RowStorageNode<Int>?
+        do {
+            var storage = RowStorage(0..<100_000)
+            let held = storage
+            oldRoot = held.root
+            var leaf = held.root!
+            while leaf.height > 0 { leaf = leaf.entries[0].child }
+            oldLeaf = leaf
+            for position in stride(from: 0, to: 100_000, by: 997) { storage[position] = -position }
+            storage.insert(-1, at: 5)
+            storage.removeSubrange(300..<5_000)
+            #expect(held.elementsEqual(0..<100_000))
+            #expect(storage.invariantViolation() == nil && held.invariantViolation() == nil)
+        }
+        #expect(oldRoot == nil && oldLeaf == nil)
+    }
+
     struct HalfWords: Equatable {
         var a: UInt8
         var b: UInt16
