@@ -46,7 +46,9 @@ extension RowStorage {
                 height -= 1
             }
             return try node._withUnsafeGuaranteedRef { leaf in
-                try base + Self.partitioningIndex(in: UnsafeBufferPointer(leaf.elementBuffer), where: belongsInSecondPartition)
+                let elements = UnsafeBufferPointer(leaf.elementBuffer)
+                RowStorageNode<Element>.touchLines(of: elements)
+                return try base + Self.partitioningIndex(in: elements, where: belongsInSecondPartition)
             }
         }
     }
@@ -65,6 +67,21 @@ extension RowStorage {
 }
 
 extension RowStorageNode {
+    /// Loads every cache line of a leaf's `elements` before a binary search probes a few of
+    /// them: the loads overlap, where the probes would wait for one line after another. O(chunk).
+    @inlinable
+    static func touchLines(of elements: UnsafeBufferPointer<Element>) {
+        guard let start = elements.baseAddress, !elements.isEmpty else { return }
+        let raw = UnsafeRawPointer(start)
+        let bytes = elements.count * MemoryLayout<Element>.stride
+        var sum: UInt8 = 0
+        var offset = 0
+        while offset < bytes {
+            sum &+= raw.load(fromByteOffset: offset, as: UInt8.self)
+            offset += 64
+        }
+        keepLoaded(sum)
+    }
     /// Loads the first leaf of each of `count` children (of height `height`) before a binary
     /// search probes some of them: the loads are independent, so their cache misses overlap,
     /// where the search's probes would wait for one after the other. O(count * height).
@@ -92,3 +109,8 @@ extension RowStorageNode {
         return current._withUnsafeGuaranteedRef { $0.elements[0] }
     }
 }
+
+/// Takes a value computed only to load memory early, so the optimizer keeps those loads
+/// (it cannot see through an unoptimised call). O(1).
+@usableFromInline @inline(never) @_optimize(none)
+func keepLoaded(_ value: UInt8) {}
