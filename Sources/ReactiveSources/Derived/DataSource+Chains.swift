@@ -10,6 +10,10 @@ extension DataSource {
     /// The objects for which `isIncluded` is true, in this source's order, in the same
     /// sections (a section whose objects are all filtered out stays, empty).
     /// A parent edit of k rows costs O(k log n) (see ``DerivedDataSource``).
+    /// `isIncluded` must depend on the object alone: it runs only for the rows that change,
+    /// so one that reads a property (a search text) would leave the other rows filtered by
+    /// its old value. Pass such a property to ``filter(using:_:)``, which filters again when
+    /// it changes.
     @inlinable
     public func filter(_ isIncluded: @escaping @Sendable (Object) -> Bool) -> DerivedDataSource<Object, Object> {
         // Inlinable, so the filter loop is compiled for `Object` (see `CompiledLoops`).
@@ -32,7 +36,8 @@ extension DataSource {
     /// derivation sorts stably. `areInIncreasingOrder` must be a strict weak ordering; with one that is
     /// not (a `Double` key that can be NaN), the rows are still the parent's, in an
     /// unspecified order, and a parent edit whose row cannot be found derives the section
-    /// again (O(n log n)).
+    /// again (O(n log n)). It must depend on the two objects alone (an order read from a
+    /// property goes through ``sorted(using:by:)``, which sorts again when it changes).
     @inlinable
     public func sorted(by areInIncreasingOrder: @escaping @Sendable (Object, Object) -> Bool) -> DerivedDataSource<Object, Object> {
         // Inlinable, so the sort and merge loops are compiled for `Object` (see `CompiledLoops`).

@@ -13,12 +13,17 @@ final class ChangeLogRecorder<Object: Hashable & Sendable>: @unchecked Sendable 
     private(set) var changes: [ChangeSet] = []
     private(set) var problems: [String] = []
     private var subscription: SignalSubscription?
+    /// Yields the number of change sets recorded, after each one.
+    private let recorded: AsyncStream<Int>
+    private let record: AsyncStream<Int>.Continuation
 
     init(_ source: some DataSource<Object>) {
+        (recorded, record) = AsyncStream.makeStream(of: Int.self)
         subscription = source.observeChanges { [unowned self] snapshot, changes in
             lock.withLock {
                 if let seen {
                     self.changes.append(changes)
+                    record.yield(self.changes.count)
                     if changes.applied(to: seen, valuesFrom: snapshot) != snapshot {
                         problems.append("\(changes) does not turn \(seen) into \(snapshot)")
                     }
@@ -31,6 +36,16 @@ final class ChangeLogRecorder<Object: Hashable & Sendable>: @unchecked Sendable 
     }
 
     var all: [ChangeSet] { lock.withLock { changes } }
+
+    /// The change sets recorded, once there are at least `count` (observers of a source
+    /// that loads over HTTP run on the loading thread, possibly after the test saw the
+    /// load finish). One waiter at a time.
+    func all(atLeast count: Int) async -> [ChangeSet] {
+        if all.count < count {
+            for await recordedCount in recorded where recordedCount >= count { break }
+        }
+        return all
+    }
     var allProblems: [String] { lock.withLock { problems } }
 }
 
@@ -76,6 +91,22 @@ struct SegmentedDataSourceTests {
         segmented.selectedIndex.value = 1
         #expect(second.loadState.value.status == .finished)
         #expect(segmented.loadState.value == second.loadState.value)
+    }
+
+    @Test func theLoadStateIsTheSelectedChildsAfterEverySwitch() {
+        let fetched = SimpleDataSource(name: "fetched", objects: [1])
+        let untouched = SimpleDataSource(name: "untouched", objects: [2])
+        let segmented = SegmentedDataSource(children: [fetched, untouched])
+        fetched.fetchData()
+        #expect(segmented.loadState.value.status == .finished)
+        // Not fetched through the segmented source, so selecting it does not fetch it.
+        segmented.selectedIndex.value = 1
+        #expect(untouched.loadState.value.status == .idle)
+        #expect(segmented.loadState.value.status == .idle)
+        #expect(segmented.loadState.value == untouched.loadState.value)
+        segmented.selectedIndex.value = 0
+        #expect(segmented.loadState.value.status == .finished)
+        #expect(segmented.loadState.value == fetched.loadState.value)
     }
 
     @Test func loadEventsAreTheSelectedChilds() {
