@@ -16,7 +16,7 @@ struct QueryDataSourceTests {
         subscript(query: String) -> PaginatedDataSource<FixtureItem>? { sources.withLock { $0[query] } }
     }
 
-    static func search(tag: String, made: Made, slow: [String: Int] = [:]) -> @Sendable (String) -> any DataSource<FixtureItem> {
+    static func search(tag: String, made: Made, slow: [String: Int] = [:], pageSize: Int? = nil) -> @Sendable (String) -> any DataSource<FixtureItem> {
         { query in
             let fetcher = HTTPPageFetcher<FixtureItem>(
                 configuration: FixtureServer.shared.configuration(), apiPath: "items",
@@ -25,7 +25,8 @@ struct QueryDataSourceTests {
                     URLQueryItem(name: "total", value: String(2 * query.count)),
                     URLQueryItem(name: "delay_ms", value: String(slow[query] ?? 0)),
                 ],
-                keyPath: "items"
+                keyPath: "items",
+                paging: PageNumberPaging(pageSize: pageSize)
             )
             let source = PaginatedDataSource(name: "results", fetcher: fetcher, retry: .none, nextPageRetry: .none)
             made.sources.withLock { $0[query] = source }
@@ -84,6 +85,11 @@ struct QueryDataSourceTests {
         let subscription = source.loadEvents.observe { event in events.withLock { $0.append(event) } }
         source.fetchData()
         text.value = "sw"
+        _ = source.snapshot
+        // The old query's request is on the server (in flight, answering late) before the new one.
+        while try await !FixtureServer.shared.requests(tagged: tag).contains(where: { $0.query["q"] == "sw" }) {
+            await Task.yield()
+        }
         text.value = "swi"
         await Self.loaded(source, query: "swi")
         // The old query's fetch was cancelled and ended; its rows never showed.
@@ -117,6 +123,31 @@ struct QueryDataSourceTests {
         #expect(changes.first?.insertedRows.count == 4)
         #expect(changes.first?.deletedRows.isEmpty == true)
         #expect(recorder.allProblems.isEmpty)
+    }
+
+    @Test func aNewQueryPagesFromItsFirstPageThroughRowsTheOldOneShowed() async throws {
+        let tag = uniqueTag()
+        let text = MutableProperty("ab")
+        let made = Made()
+        // Two rows a page: "ab" has 4 rows (2 pages), "abc" 6 (3 pages), the first 4 the same.
+        let source = QueryDataSource(query: text.readOnly, source: Self.search(tag: tag, made: made, pageSize: 2))
+        source.fetchData()
+        let ab = try #require(made["ab"])
+        await ab.settled()
+        #expect(await ab.fetchNextPage().outcome == .loaded(objects: 2))
+        #expect(source.snapshot.allObjects.map(\.id) == Array(1...4))
+        text.value = "abc"
+        _ = source.snapshot
+        let abc = try #require(made["abc"])
+        await abc.settled()
+        #expect(source.snapshot.allObjects.map(\.id) == [1, 2])
+        // Rows "ab" showed are new to "abc": each page adds them, and paging goes on to the end.
+        #expect(await abc.fetchNextPage().outcome == .loaded(objects: 2))
+        #expect(await abc.fetchNextPage().outcome == .loaded(objects: 2))
+        #expect(source.snapshot.allObjects.map(\.id) == Array(1...6))
+        #expect(abc.loadState.value.error == nil)
+        let pages = try await FixtureServer.shared.requests(tagged: tag).map { "\($0.query["q"] ?? "")/\($0.query["page"] ?? "")" }
+        #expect(pages == ["ab/1", "ab/2", "abc/1", "abc/2", "abc/3"])
     }
 
     @Test func clearsOnQueryChangeShowsTheNewQueryAtOnce() async {
