@@ -79,6 +79,21 @@ struct DerivedSourceTests {
         #expect(filtered.snapshot.allObjects.map(\.id) == [0, 1, 2, 10])
     }
 
+    /// Pins the documented contract of `filter(_:)`: its closure depends on the object alone.
+    /// A property read inside it is not followed (its rows are filtered when they change);
+    /// the property goes through `filter(using:)` (above) to filter again when it changes.
+    @Test func aPlainPredicateIsNotRunAgainWhenAPropertyItReadsChanges() {
+        let parent = SimpleDataSource(objects: (0..<10).map { Item(id: $0, value: $0) })
+        let limit = MutableProperty(5)
+        let filtered = parent.filter { $0.value < limit.value }
+        #expect(filtered.snapshot.allObjects.map(\.id) == [0, 1, 2, 3, 4])
+        limit.value = 3
+        #expect(filtered.snapshot.allObjects.map(\.id) == [0, 1, 2, 3, 4])
+        // Rows that change are filtered with the value read then.
+        parent.append([Item(id: 10, value: 4)])
+        #expect(filtered.snapshot.allObjects.map(\.id) == [0, 1, 2, 3, 4])
+    }
+
     @Test func aSortOrderParameterReordersWithMoves() {
         let parent = SimpleDataSource(objects: (0..<4).map { Item(id: $0, value: $0) })
         let descending = MutableProperty(false)
