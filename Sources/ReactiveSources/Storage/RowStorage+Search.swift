@@ -68,12 +68,15 @@ extension RowStorage {
 
 extension RowStorageNode {
     /// Loads every cache line of a leaf's `elements` before a binary search probes a few of
-    /// them: the loads overlap, where the probes would wait for one line after another. O(chunk).
+    /// them: the loads overlap, where the probes would wait for one line after another.
+    /// Leaves of large elements (over 2 KiB) are left alone: the search reads few of their
+    /// lines. O(chunk).
     @inlinable
     static func touchLines(of elements: UnsafeBufferPointer<Element>) {
         guard let start = elements.baseAddress, !elements.isEmpty else { return }
         let raw = UnsafeRawPointer(start)
         let bytes = elements.count * MemoryLayout<Element>.stride
+        guard bytes <= 2048 else { return }
         var sum: UInt8 = 0
         var offset = 0
         while offset < bytes {
