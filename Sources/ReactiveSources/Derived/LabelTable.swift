@@ -1,6 +1,6 @@
 /// The rows that leave in a large change, by label, for the merge passes that look up every
-/// shown row's label while only some of the rows leave (Sorted's and Sectioned's bulk
-/// passes). A bitmap of the labels' hashes, 8 bits per row it holds, answers most lookups
+/// shown row's label while only some of the rows leave (Sorted's bulk pass, and Sectioned's
+/// with an object order). A bitmap of the labels' hashes, 8 bits per row it holds, answers most lookups
 /// of rows that stay from a few hundred kilobytes that stay in cache; only the others reach
 /// the dictionary behind it, whose slots are scattered over megabytes at a million rows.
 ///
