@@ -31,22 +31,16 @@ struct LabelTable {
     }
 
     /// The tag of `label`, or `nil` if it is not held.
-    subscript(label: RowLabel) -> Int? {
-        get {
-            let bit = bit(label)
-            guard bits[bit >> 6] & (1 << UInt64(bit & 63)) != 0 else { return nil }
-            return tags[label]
-        }
-        set {
-            let bit = bit(label)
-            if let newValue {
-                bits[bit >> 6] |= 1 << UInt64(bit & 63)
-                tags[label] = newValue
-            } else {
-                // The bit may be shared with another label: it stays set (a lookup of the
-                // removed label then asks the dictionary, which answers nil).
-                tags[label] = nil
-            }
-        }
+    func tag(of label: RowLabel) -> Int? {
+        let bit = bit(label)
+        guard bits[bit >> 6] & (1 << UInt64(bit & 63)) != 0 else { return nil }
+        return tags[label]
+    }
+
+    /// Holds `tag` for `label` (replacing the tag it had).
+    mutating func set(_ tag: Int, for label: RowLabel) {
+        let bit = bit(label)
+        bits[bit >> 6] |= 1 << UInt64(bit & 63)
+        tags[label] = tag
     }
 }

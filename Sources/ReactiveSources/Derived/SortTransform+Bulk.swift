@@ -21,10 +21,10 @@ extension SortTransform {
         var nextUpdated = 0
         for (item, label) in state.parentLabels.enumerated() {
             if nextRemoved < edits.removed.count && edits.removed[nextRemoved] == item {
-                leaving[RowLabel(section: 0, value: label)] = item
+                leaving.set(item, for: RowLabel(section: 0, value: label))
                 nextRemoved += 1
             } else if nextUpdated < updatedByOld.count && edits.updated[updatedByOld[nextUpdated]].old == item {
-                leaving[RowLabel(section: 0, value: label)] = -1 - updatedByOld[nextUpdated]
+                leaving.set(-1 - updatedByOld[nextUpdated], for: RowLabel(section: 0, value: label))
                 updatedLabels[updatedByOld[nextUpdated]] = label
                 nextUpdated += 1
             }
@@ -38,7 +38,7 @@ extension SortTransform {
         var ownItem = 0
         for label in state.labels {
             if leavingOwn.count == leaving.count { break }
-            if let tag = leaving[RowLabel(section: 0, value: label)] {
+            if let tag = leaving.tag(of: RowLabel(section: 0, value: label)) {
                 leavingOwn.append(ownItem)
                 if tag >= 0 { own.removed.append((tag, ownItem)) } else { updatedOwn[-1 - tag] = ownItem }
             }

@@ -43,14 +43,7 @@ final class EquatableComputedNode<Value: Equatable>: DerivedNode<Value>, @unchec
     }
 
     override func computeAndStore(into storage: UnsafeMutablePointer<Value>, hasValue: Bool, in graph: Graph) -> Bool {
-        let newValue = compute!()
-        if hasValue {
-            if storage.pointee == newValue { return false }
-            storage.pointee = newValue
-        } else {
-            storage.initialize(to: newValue)
-        }
-        return true
+        storeIfChanged(compute!(), into: storage, hasValue: hasValue)
     }
 }
 
@@ -87,4 +80,18 @@ final class ClosureComputedNode<Value>: DerivedNode<Value>, @unchecked Sendable 
         storage.pointee = newValue
         return true
     }
+}
+
+/// Stores `value` in `storage` (initialising it when `hasValue` is false) unless it equals
+/// the value held; returns whether the node's value changed. The one cut-off rule of
+/// Equatable nodes. O(1) plus one `==`.
+@inlinable @inline(__always)
+func storeIfChanged<Value: Equatable>(_ value: Value, into storage: UnsafeMutablePointer<Value>, hasValue: Bool) -> Bool {
+    if hasValue {
+        if storage.pointee == value { return false }
+        storage.pointee = value
+    } else {
+        storage.initialize(to: value)
+    }
+    return true
 }

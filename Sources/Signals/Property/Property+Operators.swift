@@ -18,14 +18,7 @@ extension Property {
         // The Equatable node cuts off equal results.
         let input = Unmanaged.passUnretained(node)
         return Property<Mapped>(node: MapNode(input: node) { graph, storage, hasValue in
-            let new = transform(input._withUnsafeGuaranteedRef { graph.read($0) })
-            if hasValue {
-                if storage.pointee == new { return false }
-                storage.pointee = new
-            } else {
-                storage.initialize(to: new)
-            }
-            return true
+            storeIfChanged(transform(input._withUnsafeGuaranteedRef { graph.read($0) }), into: storage, hasValue: hasValue)
         })
     }
 

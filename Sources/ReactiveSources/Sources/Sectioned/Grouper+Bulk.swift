@@ -31,7 +31,7 @@ extension Grouper {
         func leave(_ label: RowLabel, tag: Int, section: Int?) -> Bool {
             leavingCount += 1
             guard walksSections else {
-                leaving[label] = tag
+                leaving.set(tag, for: label)
                 return true
             }
             guard let section, section >= 0 else { return false }
@@ -146,7 +146,7 @@ extension Grouper {
                 var position = 0
                 for label in labels[sectionKey]! {
                     if found == leavingCount { break }
-                    if let tag = leaving[label] {
+                    if let tag = leaving.tag(of: label) {
                         found += 1
                         record(tag, at: position, section: index)
                     }
