@@ -2,7 +2,7 @@
 // source, and a segmented source.
 //
 // `QueryDataSource` makes one paginated source per search text (after a debounce) and
-// switches to it; the chain `filter(using:) → sorted → sectioned` follows whichever source is
+// switches to it; the chain `filter → sorted → sectioned` follows whichever source is
 // current, each link updating from its parent's change sets. The fixture server ignores the
 // search text, so the factory asks for 4 items per typed character, 2 a page, to tell the
 // answers apart.
@@ -111,9 +111,10 @@ let results = QueryDataSource(query: search.readOnly, debounce: .milliseconds(30
         queryItems: [URLQueryItem(name: "q", value: text), URLQueryItem(name: "total", value: "\(4 * text.count)")],
         keyPath: "items", paging: PageNumberPaging(pageSize: 2 * text.count)))
 }
-// Filtered by a switch, newest first, in sections by group: each link O(change).
+// Filtered by a switch (read in the predicate: filtered again when it changes), newest
+// first, in sections by group: each link O(change).
 let screen = results
-    .filter(using: evenOnly.readOnly) { evenOnly, item in !evenOnly || item.id.isMultiple(of: 2) }
+    .filter { item in !evenOnly.value || item.id.isMultiple(of: 2) }
     .sorted(by: { $0.id > $1.id })
     .sectioned(by: \.group, sectionOrder: .ascending)
 results.fetchData()

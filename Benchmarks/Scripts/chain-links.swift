@@ -12,7 +12,7 @@ let order: @Sendable (Row, Row) -> Bool = { ($0.value, $0.id) < ($1.value, $1.id
 for depth in 1...3 {
     let source = SimpleDataSource(name: "r", objects: all)
     let threshold = MutableProperty(3)
-    let filtered = source.filter(using: threshold.readOnly) { t, r in r.value % t != 0 }
+    let filtered = source.filter { r in r.value % threshold.value != 0 }
     let last: any DataSource<Row> = depth == 1 ? filtered : depth == 2 ? filtered.sorted(by: order) as any DataSource<Row> : filtered.sorted(by: order).sectioned(by: \.group, sectionOrder: .ascending) as any DataSource<Row>
     let sub = last.updates.observe { _ in }
     _ = last.snapshot

@@ -1,4 +1,4 @@
-// A 3-link chain (filter(using:) → sorted → sectioned, 100 groups) at 1k and 1M rows: 10 appended rows,
+// A 3-link chain (filter reading a property → sorted → sectioned, 100 groups) at 1k and 1M rows: 10 appended rows,
 // and a predicate change against Array.filter + sort + grouping. Run (release library, no package):
 //   swift build -c release --scratch-path .build-release --product ReactiveSourcesKit
 //   bin=$(swift build -c release --scratch-path .build-release --show-bin-path)
@@ -26,7 +26,7 @@ let order: @Sendable (Row, Row) -> Bool = { ($0.value, $0.id) < ($1.value, $1.id
 func appendCost(_ n: Int) -> (build: Double, append: Double) {
     let source = SimpleDataSource(name: "r", objects: rows(n))
     let threshold = MutableProperty(3)
-    let chain = source.filter(using: threshold.readOnly) { t, r in r.value % t != 0 }.sorted(by: order).sectioned(by: \.group, sectionOrder: .ascending)
+    let chain = source.filter { r in r.value % threshold.value != 0 }.sorted(by: order).sectioned(by: \.group, sectionOrder: .ascending)
     var t = now()
     _ = chain.snapshot
     let build = Double(now() - t) / 1e6
@@ -53,7 +53,7 @@ func predicateCost(_ n: Int) -> (chain: Double, filterSort: Double, oneSort: Dou
     let all = rows(n)
     let source = SimpleDataSource(name: "r", objects: all)
     let threshold = MutableProperty(3)
-    let chain = source.filter(using: threshold.readOnly) { t, r in r.value % t != 0 }.sorted(by: order).sectioned(by: \.group, sectionOrder: .ascending)
+    let chain = source.filter { r in r.value % threshold.value != 0 }.sorted(by: order).sectioned(by: \.group, sectionOrder: .ascending)
     let sub = chain.updates.observe { _ in }
     var ours: [Double] = []
     var filterSort: [Double] = []
@@ -83,7 +83,7 @@ func predicateCost(_ n: Int) -> (chain: Double, filterSort: Double, oneSort: Dou
 
 let small = appendCost(1_000)
 let large = appendCost(1_000_000)
-print(String(format: "filter(using:)→sorted→sectioned(100 groups): first derivation 1k %.2f ms, 1M %.0f ms", small.build, large.build))
+print(String(format: "filter(reading a property)→sorted→sectioned(100 groups): first derivation 1k %.2f ms, 1M %.0f ms", small.build, large.build))
 print(String(format: "append 10 rows (median of 30): 1k %.1f µs, 1M %.1f µs, ratio %.2fx", small.append, large.append, large.append / small.append))
 let predicate = predicateCost(1_000_000)
 let fastest = min(predicate.filterSort, predicate.oneSort, predicate.grouped)

@@ -14,42 +14,45 @@ import Signals
 /// (``RowTransform/followsLargeChanges``: Sorted) are given them instead.
 /// Its state changes only in the derived property's closure, which runs serially, under
 /// `lock`; ``parentPath(ofOwn:own:parent:)`` reads it under `lock` from any thread.
-/// A transform with a parameter (``DataSource/filter(using:_:)``) gives `parameterChanged`,
-/// which reads the parameter (so the node depends on it), updates the transform when it
-/// changed and says so: everything is then derived again in one update.
+/// The `Signals` properties the transform's closures read are recorded (``ReadRecord``) and
+/// read again on every update, so the node keeps depending on them; when one changed,
+/// everything is derived again in one update.
 final class Derivation<Transform: RowTransform>: NodeTransformer, @unchecked Sendable {
     typealias Base = Transform.Base
     typealias Object = Transform.Object
 
     let parent: any DataSource<Base>
     let transform: Transform
-    private let parameterChanged: (@Sendable () -> Bool)?
     private var last: SnapshotUpdate<Base>?
     /// Per section (parallel to the own snapshot's sections); optional so a section's state
     /// can be taken out while it changes (changing it in place in the array would copy it).
     private var states: [Transform.SectionState?] = []
     /// The own and parent versions `states` belong to.
     private var statesVersions: (own: UInt64, parent: UInt64)?
+    /// The properties the transform's closures read (a predicate reading a search text),
+    /// read again on every update so the node keeps depending on them: when one changes,
+    /// everything is derived again.
+    private let closureReads = ReadRecord()
     /// Guards the state above against readers on other threads (``parentPath(ofOwn:own:parent:)``).
     private let lock = NSLock()
 
-    init(parent: any DataSource<Base>, transform: Transform, parameterChanged: (@Sendable () -> Bool)? = nil) {
+    init(parent: any DataSource<Base>, transform: Transform) {
         self.parent = parent
         self.transform = transform
-        self.parameterChanged = parameterChanged
     }
 
     /// The next own update after `previous`; `previous` itself when nothing visible changed.
+    /// Everything is derived again when a property the transform's closures read changed.
     func next(_ previous: SnapshotUpdate<Object>) -> SnapshotUpdate<Object> {
-        if let parameterChanged, parameterChanged() { return rederive(previous) }
         let update = parent.updates.value
+        if closureReads.readAgain() { return rederive(previous) }
         return next(previous, parent: update)
     }
 
     /// As ``next(_:)``, for the parent update `update`.
     func next(_ previous: SnapshotUpdate<Object>, parent update: SnapshotUpdate<Base>) -> SnapshotUpdate<Object> {
         lock.withLock {
-            let result = nextLocked(previous, parent: update)
+            let result = closureReads.recording { nextLocked(previous, parent: update) }
             statesVersions = (result.version, update.version)
             return result
         }
@@ -92,24 +95,29 @@ final class Derivation<Transform: RowTransform>: NodeTransformer, @unchecked Sen
         return previous.next(snapshot, changes: changes)
     }
 
-    /// Re-derives everything (a transform's parameters changed): one update diffed against
+    /// Re-derives everything (a property the closures read changed): one update diffed against
     /// `previous`, or `previous` when nothing visible changed.
     func rederive(_ previous: SnapshotUpdate<Object>) -> SnapshotUpdate<Object> {
         let update = parent.updates.value
         return lock.withLock {
             defer { last = update }
-            var result: SnapshotUpdate<Object>
-            if let last, last.version == update.version, let next = rederivedInPlace(from: update.snapshot, previous: previous) {
-                result = next
-            } else {
-                result = rebuilt(from: update.snapshot, previous: previous)
-            }
-            statesVersions = (result.version, update.version)
-            return result
+            closureReads.removeAll()
+            return closureReads.recording { rederivedLocked(update, previous: previous) }
         }
     }
 
-    /// The update after a parameter change over the parent rows already followed, when the
+    private func rederivedLocked(_ update: SnapshotUpdate<Base>, previous: SnapshotUpdate<Object>) -> SnapshotUpdate<Object> {
+        var result: SnapshotUpdate<Object>
+        if let last, last.version == update.version, let next = rederivedInPlace(from: update.snapshot, previous: previous) {
+            result = next
+        } else {
+            result = rebuilt(from: update.snapshot, previous: previous)
+        }
+        statesVersions = (result.version, update.version)
+        return result
+    }
+
+    /// The update after a change of what the closures read, over the parent rows already followed, when the
     /// transform can say which rows left and arrived (see ``RowTransform/rederivedEdits(from:to:)``):
     /// derived again (O(n)) but not diffed. `nil` when it cannot tell (nothing is changed then).
     private func rederivedInPlace(from parent: Snapshot<Base>, previous: SnapshotUpdate<Object>) -> SnapshotUpdate<Object>? {

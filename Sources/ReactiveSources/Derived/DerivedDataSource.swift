@@ -10,12 +10,13 @@ import Signals
 ///   cost O(k log n), and the derived change set is exact (an edited row is an update, or a
 ///   move and an update when it changes place in a sorted source). When the parent's change
 ///   cannot be composed (sections changed in a gap of skipped versions, or over 64 skipped) or
-///   touches more than an eighth of the rows, or a parameter of the transformation changed,
-///   everything is derived again: O(n). A sorted source merges a large change instead
+///   touches more than an eighth of the rows, or a `Signals` property that the closures read
+///   changed, everything is derived again: O(n), published as one update. A sorted source merges a large change instead
 ///   (O(n + k log k), no diff).
 /// - **Lazy.** The snapshot is a derived `Signals` property: computed when read or observed.
-///   Transform closures must be pure; they run serially, while the graph derives, and must not
-///   write properties.
+///   Transform closures must be pure apart from reading `Signals` properties (a search text):
+///   the source depends on every property they read, and derives everything again when one
+///   changes. They run serially, while the graph derives, and must not write properties.
 /// - **Lifecycle.** Load state and load events are the parent's; `fetchData()`,
 ///   `cancelFetch()` and `willDisplayRow(at:)` go to the parent (see ``DerivedSourceNode``).
 /// - **Lifetime.** The source holds its parent; a chain nobody holds is freed.
@@ -24,11 +25,9 @@ public final class DerivedDataSource<Base: Hashable & Sendable, Object: Hashable
     /// The source this one is derived from.
     public let parent: any DataSource<Base>
 
-    init<Transform: RowTransform>(
-        parent: any DataSource<Base>, transform: Transform, parameterChanged: (@Sendable () -> Bool)? = nil
-    ) where Transform.Base == Base, Transform.Object == Object {
+    init<Transform: RowTransform>(parent: any DataSource<Base>, transform: Transform) where Transform.Base == Base, Transform.Object == Object {
         self.parent = parent
-        super.init(Derivation(parent: parent, transform: transform, parameterChanged: parameterChanged), upstream: .parent(parent))
+        super.init(Derivation(parent: parent, transform: transform), upstream: .parent(parent))
     }
 
     /// The parent's name.
@@ -42,46 +41,10 @@ extension DerivedDataSource where Base == Object {
         self.init(parent: parent, transform: FilterTransform(isIncluded, loops: loops))
     }
 
-    /// A source showing `parent`'s objects that pass `isIncluded` with the current value of
-    /// `parameter`, filtered again when it changes.
-    @usableFromInline
-    convenience init<Parameter: Equatable & Sendable>(
-        parent: any DataSource<Object>, filteredUsing parameter: Property<Parameter>,
-        _ isIncluded: @escaping @Sendable (Parameter, Object) -> Bool, loops: CompiledLoops<Object>
-    ) {
-        let initial = parameter.value
-        let transform = FilterTransform<Object>({ isIncluded(initial, $0) }, loops: loops)
-        let current = ParameterBox(initial)
-        self.init(parent: parent, transform: transform) {
-            let value = parameter.value
-            guard current.replace(with: value) else { return false }
-            transform.setPredicate { isIncluded(value, $0) }
-            return true
-        }
-    }
-
     /// A source showing `parent`'s objects sorted by `less`.
     @usableFromInline
     convenience init(parent: any DataSource<Object>, sortedBy less: @escaping @Sendable (Object, Object) -> Bool, loops: CompiledLoops<Object>) {
         self.init(parent: parent, transform: SortTransform(less, loops: loops))
-    }
-
-    /// A source showing `parent`'s objects sorted by `less` with the current value of
-    /// `parameter`, sorted again when it changes.
-    @usableFromInline
-    convenience init<Parameter: Equatable & Sendable>(
-        parent: any DataSource<Object>, sortedUsing parameter: Property<Parameter>,
-        by less: @escaping @Sendable (Parameter, Object, Object) -> Bool, loops: CompiledLoops<Object>
-    ) {
-        let initial = parameter.value
-        let transform = SortTransform<Object>({ less(initial, $0, $1) }, loops: loops)
-        let current = ParameterBox(initial)
-        self.init(parent: parent, transform: transform) {
-            let value = parameter.value
-            guard current.replace(with: value) else { return false }
-            transform.setComparator { less(value, $0, $1) }
-            return true
-        }
     }
 }
 

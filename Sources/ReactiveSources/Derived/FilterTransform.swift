@@ -4,8 +4,7 @@
 ///
 /// Touched only from its derived source's closure, which runs serially.
 final class FilterTransform<Object: Hashable & Sendable>: RowTransform, @unchecked Sendable {
-    /// The predicate; replaced when its parameters change.
-    private var isIncluded: @Sendable (Object) -> Bool
+    private let isIncluded: @Sendable (Object) -> Bool
     private let loops: CompiledLoops<Object>
 
     init(_ isIncluded: @escaping @Sendable (Object) -> Bool, loops: CompiledLoops<Object>) {
@@ -13,17 +12,12 @@ final class FilterTransform<Object: Hashable & Sendable>: RowTransform, @uncheck
         self.loops = loops
     }
 
-    /// Replaces the predicate; the caller derives everything again.
-    func setPredicate(_ isIncluded: @escaping @Sendable (Object) -> Bool) {
-        self.isIncluded = isIncluded
-    }
-
     func build(_ parent: RowStorage<Object>) -> (objects: RowStorage<Object>, state: RankedBits) {
         let (objects, words) = loops.filter(parent, isIncluded)
         return (objects, RankedBits(words: words, count: parent.count))
     }
 
-    /// The rows whose bit changed: a parameter change over the same parent rows only hides
+    /// The rows whose bit changed: a predicate change over the same parent rows only hides
     /// and shows rows, never reorders them. O(n / 64 + changed rows).
     func rederivedEdits(from old: RankedBits, to new: RankedBits) -> (deleted: [Int], inserted: [Int])? {
         old.differences(to: new)

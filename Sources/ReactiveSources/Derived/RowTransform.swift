@@ -30,9 +30,9 @@ protocol RowTransform: AnyObject, Sendable {
     /// The parent item shown at own `item`, if the transform can tell cheaply.
     func parentItem(ofOwn item: Int, state: SectionState) -> Int?
 
-    /// After a parameter change over the same parent objects, the own rows that left (old
-    /// own items) and arrived (new own items), both ascending, from the section's state
-    /// before (`old`) and after (`new`); `nil` when the transform cannot tell (the rows are
+    /// After a change of what the closures read, over the same parent objects, the own rows
+    /// that left (old own items) and arrived (new own items), both ascending, from the
+    /// section's state before (`old`) and after (`new`); `nil` when the transform cannot tell (the rows are
     /// then diffed by identity). Rows that stay are unchanged and keep their order.
     func rederivedEdits(from old: SectionState, to new: SectionState) -> (deleted: [Int], inserted: [Int])?
 }

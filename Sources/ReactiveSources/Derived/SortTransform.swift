@@ -21,18 +21,13 @@ final class SortTransform<Object: Hashable & Sendable>: RowTransform, @unchecked
         var labels: RowStorage<UInt64>
     }
 
-    private(set) var comparator: @Sendable (Object, Object) -> Bool
+    let comparator: @Sendable (Object, Object) -> Bool
     /// Sorts and merges rows (compiled for `Object` by the inlinable factories).
     let loops: CompiledLoops<Object>
 
     init(_ areInIncreasingOrder: @escaping @Sendable (Object, Object) -> Bool, loops: CompiledLoops<Object>) {
         comparator = areInIncreasingOrder
         self.loops = loops
-    }
-
-    /// Replaces the order; the caller derives everything again.
-    func setComparator(_ areInIncreasingOrder: @escaping @Sendable (Object, Object) -> Bool) {
-        comparator = areInIncreasingOrder
     }
 
     /// Follows edits of any size: large ones in one merge pass (see ``followInBulk(_:new:objects:state:)``).

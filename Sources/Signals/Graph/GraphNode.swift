@@ -102,6 +102,11 @@ class GraphNode: DeliveryJob, @unchecked Sendable {
         if !dependencies.isEmpty { Teardown.release(taking: &dependencies) }
     }
 
+    /// Reads the value, refreshed and recorded as a read of the running computation, as
+    /// `Property.value` would, without knowing its type (see ``ReadRecord``); nothing for
+    /// nodes without a value. Caller holds the component's lock.
+    func readValue(in graph: Graph) {}
+
     /// True for ``SourceNode``s, whose reads clients inline (see `Property.value`).
     @inlinable @inline(__always) final var isSource: Bool { has(.isSource) }
 
@@ -244,5 +249,9 @@ class ValueNode<Value>: GraphNode, @unchecked Sendable {
     /// Returns the current value, refreshing it first. Caller holds the component's lock.
     @usableFromInline func currentValue(in graph: Graph) -> Value {
         fatalError("abstract")
+    }
+
+    final override func readValue(in graph: Graph) {
+        _ = currentValue(in: graph)
     }
 }

@@ -31,8 +31,8 @@ struct ChainModelTests {
             CheckedSource("filter.sorted.sectioned", parent.filter(keep).sorted(by: order).sectioned(by: { $0.value % 4 }), model: perSection {
                 grouped($0.filter(keep).sorted(by: order), { $0.value % 4 }, false, nil)
             }, sections: { titled($0.flatMap { $0 }.filter(keep).sorted(by: order), { $0.value % 4 }, false, false, nil) }),
-            CheckedSource("filter(using:).sorted.sectioned(\\.value, ascending)",
-                parent.filter(using: threshold.readOnly) { limit, item in item.value < limit }
+            CheckedSource("filter(reading a property).sorted.sectioned(\\.value, ascending)",
+                parent.filter { item in item.value < threshold.value }
                     .sorted(by: order).sectioned(by: \.value, sectionOrder: .ascending),
                 model: perSection { items in grouped(items.filter { $0.value < threshold.value }.sorted(by: order), { $0.value }, true, nil) },
                 sections: { titled($0.flatMap { $0 }.filter { $0.value < threshold.value }.sorted(by: order), { $0.value }, true, false, nil) }),

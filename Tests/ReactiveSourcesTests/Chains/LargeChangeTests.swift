@@ -29,7 +29,8 @@ struct LargeChangeTests {
 
         init(_ objects: [Row]) {
             source = SimpleDataSource(name: "rows", objects: objects)
-            filtered = source.filter(using: threshold.readOnly) { limit, row in row.value % limit != 0 }
+            let threshold = threshold
+            filtered = source.filter { row in row.value % threshold.value != 0 }
             sorted = filtered.sorted(by: LargeChangeTests.order)
             sectioned = sorted.sectioned(by: \.group, sectionOrder: .ascending)
         }

@@ -101,7 +101,7 @@ struct DerivedModelTests {
             CheckedSource("map", parent.map { Item(id: $0.id, value: $0.value * 2) }, model: perSection { $0.map { Item(id: $0.id, value: $0.value * 2) } }),
             CheckedSource("filter", parent.filter(keep), model: perSection { $0.filter(keep) }),
             CheckedSource("sorted", parent.sorted(by: order), model: perSection { $0.sorted(by: order) }),
-            CheckedSource("filter(using:)", parent.filter(using: threshold.readOnly) { limit, item in item.value < limit }, model: perSection { items in
+            CheckedSource("filter reading a property", parent.filter { item in item.value < threshold.value }, model: perSection { items in
                 items.filter { $0.value < threshold.value }
             }),
             CheckedSource("map.filter.sorted", parent.map { Item(id: $0.id, value: $0.value + 1) }.filter(keep).sorted(by: order), model: perSection {
@@ -136,8 +136,8 @@ struct DerivedModelTests {
             }, sections: { sections in
                 titledGroups(sections.flatMap { $0 }, by: { $0.value % 4 }).map { ($0.title, $0.objects.sorted(by: order).filter(keep)) }
             }),
-            CheckedSource("multi.filter(using:).sectioned ascending", SectionedDataSource(
-                child: multi.filter(using: threshold.readOnly) { limit, item in item.value < limit }, key: { $0.value % 3 }, sectionOrder: .ascending
+            CheckedSource("multi.filter(reading a property).sectioned ascending", SectionedDataSource(
+                child: multi.filter { item in item.value < threshold.value }, key: { $0.value % 3 }, sectionOrder: .ascending
             ), model: { sections in
                 grouped(sections.flatMap { $0.filter { $0.value < threshold.value } }, by: { $0.value % 3 }, sortKeys: true)
             }, sections: { sections in

@@ -14,7 +14,7 @@ struct DerivedNodeTests {
         ("map", { $0.map { $0 } }),
         ("compactMap", { $0.compactMap { $0 } }),
         ("filter", { $0.filter { $0 > 0 } }),
-        ("filter(using:)", { $0.filter(using: Property(value: 0)) { $1 > $0 } }),
+        ("filter reading a property", { source in let zero = Property(value: 0); return source.filter { $0 > zero.value } }),
         ("sorted", { $0.sorted(by: >) }),
         ("sectioned", { $0.sectioned(by: { $0 % 2 }) }),
         ("switching", { SwitchingDataSource(following: Property(value: $0)) }),

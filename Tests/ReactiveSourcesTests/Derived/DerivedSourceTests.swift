@@ -62,43 +62,100 @@ struct DerivedSourceTests {
         #expect(last.deletedRows.isEmpty && last.insertedRows.isEmpty)
     }
 
-    @Test func aParameterChangeFiltersAgainInOneUpdate() {
+    @Test func aPredicateReadingAPropertyFiltersAgainWhenItChanges() {
         let parent = SimpleDataSource(objects: (0..<10).map { Item(id: $0, value: $0) })
         let limit = MutableProperty(5)
-        let filtered = parent.filter(using: limit.readOnly) { limit, item in item.value < limit }
+        let filtered = parent.filter { $0.value < limit.value }
         let updates = Recorder<(Snapshot<Item>, ChangeSet)>()
         let subscription = filtered.observeChanges { updates.append(($0, $1)) }
         defer { subscription.cancel() }
         #expect(filtered.snapshot.allObjects.map(\.id) == [0, 1, 2, 3, 4])
         limit.value = 3
-        #expect(updates.count == 2)
-        #expect(updates.values.last?.1.deletedRows == [RowPath(item: 3, section: 0), RowPath(item: 4, section: 0)])
+        #expect(filtered.snapshot.allObjects.map(\.id) == [0, 1, 2])
+        var recorded = updates.values
+        #expect(recorded.count == 2)
+        #expect(recorded[1].1.deletedRows == [RowPath(item: 3, section: 0), RowPath(item: 4, section: 0)])
+        #expect(recorded[1].1.insertedRows.isEmpty && recorded[1].1.updatedRows.isEmpty)
+        // Rows that change later are filtered with the new value, and a write of the same
+        // value publishes nothing.
+        parent.append([Item(id: 10, value: 2), Item(id: 11, value: 4)])
         limit.value = 3
-        #expect(updates.count == 2, "an equal parameter publishes nothing")
-        parent.append([Item(id: 10, value: 1)])
         #expect(filtered.snapshot.allObjects.map(\.id) == [0, 1, 2, 10])
+        recorded = updates.values
+        #expect(recorded.count == 3)
+        #expect(recorded[2].1.insertedRows == [RowPath(item: 3, section: 0)])
+        limit.value = 11
+        #expect(filtered.snapshot.allObjects.map(\.id) == [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])
+        recorded = updates.values
+        #expect(recorded.count == 4)
+        #expect(recorded[3].1.applied(to: recorded[2].0, valuesFrom: recorded[3].0) == recorded[3].0)
     }
 
-    /// Pins the documented contract of `filter(_:)`: its closure depends on the object alone.
-    /// A property read inside it is not followed (its rows are filtered when they change);
-    /// the property goes through `filter(using:)` (above) to filter again when it changes.
-    @Test func aPlainPredicateIsNotRunAgainWhenAPropertyItReadsChanges() {
-        let parent = SimpleDataSource(objects: (0..<10).map { Item(id: $0, value: $0) })
-        let limit = MutableProperty(5)
-        let filtered = parent.filter { $0.value < limit.value }
-        #expect(filtered.snapshot.allObjects.map(\.id) == [0, 1, 2, 3, 4])
-        limit.value = 3
-        #expect(filtered.snapshot.allObjects.map(\.id) == [0, 1, 2, 3, 4])
-        // Rows that change are filtered with the value read then.
-        parent.append([Item(id: 10, value: 4)])
-        #expect(filtered.snapshot.allObjects.map(\.id) == [0, 1, 2, 3, 4])
+    @Test func aPropertyFirstReadOnARowThatArrivesLaterIsFollowedToo() {
+        // The predicate reads `showAll` only for rows that are not favourites: none at first.
+        let parent = SimpleDataSource(objects: (0..<3).map { Item(id: $0, value: 1) })
+        let showAll = MutableProperty(false)
+        let shown = parent.filter { $0.value == 1 || showAll.value }
+        #expect(shown.snapshot.allObjects.map(\.id) == [0, 1, 2])
+        parent.append([Item(id: 3, value: 0)])
+        #expect(shown.snapshot.allObjects.map(\.id) == [0, 1, 2])
+        showAll.value = true
+        #expect(shown.snapshot.allObjects.map(\.id) == [0, 1, 2, 3])
+    }
+
+    @Test func aPropertyChangedInTheSameBatchAsTheParentIsFollowed() {
+        let parent = SimpleDataSource(objects: (0..<6).map { Item(id: $0, value: $0) })
+        let descending = MutableProperty(false)
+        let sorted = parent.sorted { descending.value ? $0.value > $1.value : $0.value < $1.value }
+        let updates = Recorder<(Snapshot<Item>, ChangeSet)>()
+        let subscription = sorted.observeChanges { updates.append(($0, $1)) }
+        defer { subscription.cancel() }
+        batch {
+            parent.append([Item(id: 6, value: 6)])
+            descending.value = true
+        }
+        #expect(sorted.snapshot.allObjects.map(\.id) == [6, 5, 4, 3, 2, 1, 0])
+        let recorded = updates.values
+        #expect(recorded.count == 2)
+        #expect(recorded[1].1.applied(to: recorded[0].0, valuesFrom: recorded[1].0) == recorded[1].0)
+    }
+
+    @Test func aPropertyReadByAMapOrASectionKeyRederivesToo() {
+        let parent = SimpleDataSource(objects: (0..<4).map { Item(id: $0, value: $0) })
+        let offset = MutableProperty(0)
+        let mapped = parent.map { $0.value + offset.value }
+        let buckets = MutableProperty(2)
+        let sectioned = parent.sectioned(by: { $0.value % buckets.value })
+        #expect(mapped.snapshot.allObjects == [0, 1, 2, 3])
+        #expect(sectioned.snapshot.sections.count == 2)
+        offset.value = 10
+        buckets.value = 1
+        #expect(mapped.snapshot.allObjects == [10, 11, 12, 13])
+        #expect(sectioned.snapshot.sections.map { $0.objects.count } == [4])
+    }
+
+    @Test func aSourceWhosePredicateReadsAPropertyIsFreedWhileThePropertyLives() {
+        let parent = SimpleDataSource(objects: (0..<3).map { Item(id: $0, value: $0) })
+        let limit = MutableProperty(2)
+        weak var weakFiltered: DerivedDataSource<Item, Item>?
+        do {
+            let filtered = parent.filter { $0.value < limit.value }
+            weakFiltered = filtered
+            let subscription = filtered.observeChanges { _, _ in }
+            limit.value = 3
+            #expect(filtered.snapshot.allObjects.map(\.id) == [0, 1, 2])
+            subscription.cancel()
+        }
+        #expect(weakFiltered == nil)
+        limit.value = 1
+        #expect(parent.objects.count == 3)
     }
 
     @Test func aSortOrderParameterReordersWithMoves() {
         let parent = SimpleDataSource(objects: (0..<4).map { Item(id: $0, value: $0) })
         let descending = MutableProperty(false)
-        let sorted = parent.sorted(using: descending.readOnly) { descending, lhs, rhs in
-            descending ? lhs.value > rhs.value : lhs.value < rhs.value
+        let sorted = parent.sorted { lhs, rhs in
+            descending.value ? lhs.value > rhs.value : lhs.value < rhs.value
         }
         let updates = Recorder<(Snapshot<Item>, ChangeSet)>()
         let subscription = sorted.observeChanges { updates.append(($0, $1)) }

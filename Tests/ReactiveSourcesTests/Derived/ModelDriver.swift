@@ -95,7 +95,7 @@ final class CheckedSource: @unchecked Sendable {
 /// - `remote`: a Remote source whose fetches finish with new or edited objects, fail, or are
 ///   cancelled;
 /// - `multi`: a Multi of the three, so chains over a Multi see all of the above;
-/// - `threshold`: the parameter of `filter(using:)` links.
+/// - `threshold`: the property that filter links' predicates read.
 final class ModelParents: @unchecked Sendable {
     let simple: SimpleDataSource<ModelItem>
     let second: SimpleDataSource<ModelItem>

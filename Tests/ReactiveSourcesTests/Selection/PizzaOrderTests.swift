@@ -121,7 +121,7 @@ struct PizzaOrderTests {
         struct Row: Hashable, Sendable, Identifiable { var id: Int; var value: Int }
         let rows = SimpleDataSource(name: "r", objects: (0..<200).map { Row(id: $0, value: $0 % 7) })
         let threshold = MutableProperty(7)
-        let chain = rows.filter(using: threshold.readOnly) { limit, row in row.value < limit }.sorted { $0.id > $1.id }
+        let chain = rows.filter { row in row.value < threshold.value }.sorted { $0.id > $1.id }
         let selection = Selection(source: chain)
         try selection.select(at: RowPath(item: 0, section: 0))   // id 199 (value 3)
         try selection.select(at: RowPath(item: 2, section: 0))   // id 197 (value 1)

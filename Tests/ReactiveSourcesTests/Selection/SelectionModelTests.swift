@@ -83,7 +83,7 @@ struct SelectionModelTests {
         }
         let parent = SimpleDataSource<Item>(name: "p", objects: (0..<Int.random(in: 0..<15, using: &random)).map { _ in item(&random) })
         let threshold = MutableProperty(30)
-        let chain = parent.filter(keep).filter(using: threshold.readOnly) { limit, item in item.value < limit }
+        let chain = parent.filter(keep).filter { item in item.value < threshold.value }
             .sorted(by: order).sectioned(by: group, title: { String($0) })
         let selection = Selection(source: chain, policies: policies)
         let problems = Locked<[String]>([])

@@ -39,6 +39,8 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
     var labels: [Key: RowStorage<RowLabel>] = [:]
     /// For each parent section: the labels of its rows, aligned with its objects.
     var parentLabels: [RowStorage<UInt64>] = []
+    /// The properties the closures read (see ``ReadRecord``), read again on every update.
+    private let closureReads = ReadRecord()
 
 
     init(
@@ -59,10 +61,22 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
         self.objectOrder = objectOrder
     }
 
+    /// The next own update after `previous`: the parent's changes followed, or everything
+    /// grouped again when a property the key, title or order closures read changed.
     func group(_ previous: SnapshotUpdate<Object>) -> SnapshotUpdate<Object> {
         let update = parent.updates.value
+        if closureReads.readAgain() {
+            last = update
+            closureReads.removeAll()
+            return closureReads.recording { regrouped(update.snapshot, previous: previous) }
+        }
         if let last, last.version == update.version { return previous }
         defer { last = update }
+        return closureReads.recording { followed(update, previous: previous) }
+    }
+
+    /// The parent's changes since `last` followed row by row or in bulk, else grouped again.
+    private func followed(_ update: SnapshotUpdate<Object>, previous: SnapshotUpdate<Object>) -> SnapshotUpdate<Object> {
         if let last, let changes = update.changes(since: last.version),
            let edits = followable(changes, from: last.snapshot, to: update.snapshot, own: previous.snapshot) {
             // Many rows: one merge pass (O(n)); else a search per row (O(k log² n)).
@@ -74,7 +88,12 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
                 return ownChanges.isEmpty ? previous : previous.next(snapshot, changes: ownChanges)
             }
         }
-        let snapshot = regroup(update.snapshot)
+        return regrouped(update.snapshot, previous: previous)
+    }
+
+    /// `parent` grouped from scratch, diffed against `previous` (O(n)).
+    private func regrouped(_ parent: Snapshot<Object>, previous: SnapshotUpdate<Object>) -> SnapshotUpdate<Object> {
+        let snapshot = regroup(parent)
         let changes = ChangeSet(from: previous.snapshot, to: snapshot)
         if changes.isEmpty && snapshot == previous.snapshot { return previous }
         return previous.next(snapshot, changes: changes)

@@ -1,0 +1,67 @@
+/// The properties some code read while a derived computation ran, kept so that later runs
+/// can read them again: a derived data source runs its user closures (a predicate reading
+/// a search text) on a few rows per update, or on none, and would otherwise stop depending
+/// on what they read (a run depends on what it read, see ``Property``).
+///
+/// Not thread-safe: used from one derived property's closure, whose runs are serial.
+/// Package-internal: the data sources use it; users write `Property { }` closures instead.
+package final class ReadRecord: @unchecked Sendable {
+    /// Each property read (its node, retained) with the version it had then.
+    private var reads: [ObjectIdentifier: (node: GraphNode, version: UInt64)] = [:]
+    /// The run marker of ``recording(_:)``: a node with no dependencies, so that every read
+    /// of the nested run is collected.
+    private let marker = GraphNode(component: GraphComponent.nursery)
+
+    package init() {}
+
+    /// Whether nothing was recorded.
+    package var isEmpty: Bool { reads.isEmpty }
+
+    /// Forgets every recorded read (before a pass that reads everything again).
+    package func removeAll() {
+        reads.removeAll(keepingCapacity: true)
+    }
+
+    /// Runs `body`, adding the properties it reads to the record; they stay dependencies of
+    /// the computation running on this thread, if any. O(r) for r distinct properties read.
+    package func recording<T>(_ body: () -> T) -> T {
+        Graph.current._withUnsafeGuaranteedRef { graph in
+            let run = graph.beginRun(for: marker)
+            let result = body()
+            guard graph.endRun(run) == nil else { return result }
+            // The nested run's reads (retained until dropped): new ones are kept here and,
+            // once dropped, recorded again for the outer run (the nested run took them).
+            var added: [GraphNode] = []
+            for index in run.start..<graph.collected.count {
+                let read = graph.collected[index]
+                let node = read.node.takeUnretainedValue()
+                let id = ObjectIdentifier(node)
+                if reads[id] == nil {
+                    reads[id] = (node, read.version)
+                    added.append(node)
+                }
+            }
+            graph.dropReads(of: run)
+            for node in added { graph.track(node) }
+            return result
+        }
+    }
+
+    /// Reads every recorded property again, so that the computation running on this thread
+    /// depends on them; returns whether any of them changed since it was recorded (then
+    /// whatever was computed from them is stale). O(r).
+    package func readAgain() -> Bool {
+        var changed = false
+        Graph.current._withUnsafeGuaranteedRef { graph in
+            for (_, read) in reads {
+                let node = read.node
+                let held = graph.holds(node)
+                if !held { graph.lock(node) }
+                node.readValue(in: graph)
+                if node.version != read.version { changed = true }
+                if !held { graph.unlockAndDeliver() }
+            }
+        }
+        return changed
+    }
+}
