@@ -104,6 +104,16 @@ struct DerivedModelTests {
             CheckedSource("filter reading a property", parent.filter { item in item.value < threshold.value }, model: perSection { items in
                 items.filter { $0.value < threshold.value }
             }),
+            CheckedSource("sorted reading a property", parent.sorted { lhs, rhs in
+                let limit = threshold.value
+                return (lhs.value < limit ? 0 : 1, lhs.value, lhs.id) < (rhs.value < limit ? 0 : 1, rhs.value, rhs.id)
+            }, model: perSection { items in
+                let limit = threshold.value
+                return items.sorted { ($0.value < limit ? 0 : 1, $0.value, $0.id) < ($1.value < limit ? 0 : 1, $1.value, $1.id) }
+            }),
+            CheckedSource("sectioned by a key reading a property", SectionedDataSource(child: parent, key: { $0.value % 4 + ($0.value < threshold.value ? 0 : 10) }),
+                          model: perSection { grouped($0, by: { $0.value % 4 + ($0.value < threshold.value ? 0 : 10) }) },
+                          sections: { titledGroups($0.flatMap { $0 }, by: { $0.value % 4 + ($0.value < threshold.value ? 0 : 10) }) }),
             CheckedSource("map.filter.sorted", parent.map { Item(id: $0.id, value: $0.value + 1) }.filter(keep).sorted(by: order), model: perSection {
                 $0.map { Item(id: $0.id, value: $0.value + 1) }.filter(keep).sorted(by: order)
             }),
