@@ -16,7 +16,11 @@ struct QueryDataSourceTests {
         subscript(query: String) -> PaginatedDataSource<FixtureItem>? { sources.withLock { $0[query] } }
     }
 
-    static func search(tag: String, made: Made, slow: [String: Int] = [:], pageSize: Int? = nil) -> @Sendable (String) -> any DataSource<FixtureItem> {
+    /// `slow`: a delay per query; `held`: queries whose answers the server holds until the
+    /// test opens the gate named by `tag` (see ``FixtureServer/open(gate:)``).
+    static func search(
+        tag: String, made: Made, slow: [String: Int] = [:], held: Set<String> = [], pageSize: Int? = nil
+    ) -> @Sendable (String) -> any DataSource<FixtureItem> {
         { query in
             let fetcher = HTTPPageFetcher<FixtureItem>(
                 configuration: FixtureServer.shared.configuration(), apiPath: "items",
@@ -24,7 +28,7 @@ struct QueryDataSourceTests {
                     URLQueryItem(name: "q", value: query), URLQueryItem(name: "tag", value: tag),
                     URLQueryItem(name: "total", value: String(2 * query.count)),
                     URLQueryItem(name: "delay_ms", value: String(slow[query] ?? 0)),
-                ],
+                ] + (held.contains(query) ? [URLQueryItem(name: "gate", value: tag)] : []),
                 keyPath: "items",
                 paging: PageNumberPaging(pageSize: pageSize)
             )
@@ -80,19 +84,27 @@ struct QueryDataSourceTests {
         let tag = uniqueTag()
         let text = MutableProperty("")
         let made = Made()
-        let source = QueryDataSource(query: text.readOnly, isEmpty: { $0.isEmpty }, source: Self.search(tag: tag, made: made, slow: ["sw": 400]))
+        // The server holds the answer for "sw" until the test opens the gate.
+        let source = QueryDataSource(query: text.readOnly, isEmpty: { $0.isEmpty }, source: Self.search(tag: tag, made: made, held: ["sw"]))
         let events = Mutex<[LoadEvent]>([])
         let subscription = source.loadEvents.observe { event in events.withLock { $0.append(event) } }
         source.fetchData()
         text.value = "sw"
+        // "sw" is on the server, unanswered, when "swi" is typed.
+        #expect(try await FixtureServer.shared.awaitRequest(tagged: tag, query: "sw"))
         text.value = "swi"
         await Self.loaded(source, query: "swi")
-        // The old query's fetch was cancelled and ended; its rows never showed.
+        // Now the answer for "sw" is released, after "swi"'s rows showed.
+        try await FixtureServer.shared.open(gate: tag)
+        #expect(try await FixtureServer.shared.awaitRequest(tagged: tag, query: "sw", ended: true))
         let old = try #require(made["sw"])
         await old.settled()
+        // The old query's fetch was cancelled and ended; its rows never showed.
         #expect(old.loadState.value.error?.isCancellation == true)
+        #expect(old.snapshot.allObjects.isEmpty)
         #expect(source.snapshot.allObjects.map(\.id) == Array(1...6))
         #expect(source.loadState.value.error == nil)
+        #expect(source.query.value == "swi")
         // The old query's cancellation (its didFail) was not forwarded.
         #expect(events.withLock { $0.filter { if case .didFail = $0 { true } else { false } } }.isEmpty)
         subscription.cancel()

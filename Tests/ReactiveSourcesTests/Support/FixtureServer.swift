@@ -54,6 +54,29 @@ final class FixtureServer: @unchecked Sendable {
         return try JSONDecoder().decode([RecordedRequest].self, from: data).filter { $0.query["tag"] == tag }
     }
 
+    /// Returns once a data request tagged `tag` with `q=<query>` has reached the server
+    /// (`ended`: and was answered or aborted); false if none did within 30 s. One long poll.
+    func awaitRequest(tagged tag: String, query: String, ended: Bool = false) async throws -> Bool {
+        var components = URLComponents(url: baseURL.appendingPathComponent("_await"), resolvingAgainstBaseURL: false)!
+        components.queryItems = [
+            URLQueryItem(name: "tag", value: tag), URLQueryItem(name: "q", value: query),
+            URLQueryItem(name: "ended", value: ended ? "1" : "0"),
+        ]
+        var request = URLRequest(url: components.url!)
+        request.timeoutInterval = 60
+        let (data, _) = try await URLSession.shared.data(for: request)
+        return try JSONDecoder().decode([String: Bool].self, from: data)["ok"] == true
+    }
+
+    /// Releases the requests held at `gate` (those with `gate=<gate>` in their query).
+    func open(gate: String) async throws {
+        var components = URLComponents(url: baseURL.appendingPathComponent("_open"), resolvingAgainstBaseURL: false)!
+        components.queryItems = [URLQueryItem(name: "gate", value: gate)]
+        var request = URLRequest(url: components.url!)
+        request.httpMethod = "POST"
+        _ = try await URLSession.shared.data(for: request)
+    }
+
     /// Queues scripted actions for the next data requests tagged `tag` (delays, statuses,
     /// raw bodies, dropped connections), one action per request.
     func script(tag: String, _ actions: [[String: any Sendable]]) async throws {

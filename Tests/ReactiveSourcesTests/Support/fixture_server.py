@@ -24,12 +24,17 @@ Routes (all GET unless noted; every data route honours the /_script queue):
   /status/CODE                         that status with a short text body
   /slow?ms=M                           the /items page after M ms; records an abort if the
                                         client closes the connection while waiting
-  Any data route also takes delay_ms=M (wait before answering).
+  Any data route also takes delay_ms=M (wait before answering), and gate=G (hold the answer
+  until POST /_open?gate=G; records an abort if the client closes the connection meanwhile).
   /odd-pages                           {"page": "two", "page_size": -5, "number_of_pages": null,
                                         "total_count": 1, "items": [3 items]}
   /_requests                           JSON list of the requests seen since the last reset
   /_page                               a 5-item /items page, not recorded and not scripted (for
                                         tests that send thousands of requests)
+  /_await?tag=T&q=Q&ended=0|1          answers {"ok": true} once a data request tagged T with
+                                        q=Q has arrived (ended=1: and completed or aborted);
+                                        {"ok": false} after 30 s. One long poll, no polling.
+  POST /_open?gate=G                   releases the requests held at gate G (and later ones)
   POST /_reset                         forget requests and the script
   POST /_script?tag=T                  JSON list of actions applied to the next data requests
                                         whose query has tag=T, one per request, in order:
@@ -48,6 +53,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 LOCK = threading.Lock()
+CHANGED = threading.Condition(LOCK)  # notified whenever REQUESTS or GATES change
+GATES = set()  # opened gates
 REQUESTS = []
 SCRIPT = {}  # tag -> list of actions
 
@@ -101,14 +108,28 @@ class Handler(BaseHTTPRequestHandler):
                 except OSError:
                     return True
 
+    def held_until_closed(self, gate):
+        """Waits until `gate` is opened; returns True if the client closed the connection first."""
+        while True:
+            with LOCK:
+                if gate in GATES:
+                    return False
+                CHANGED.wait(0.02)
+                if gate in GATES:
+                    return False
+            if self.client_closed_during(0.001):
+                return True
+
     def record(self, entry):
         with LOCK:
             REQUESTS.append(entry)
+            CHANGED.notify_all()
             return len(REQUESTS) - 1
 
     def update(self, index, **changes):
         with LOCK:
             REQUESTS[index].update(changes)
+            CHANGED.notify_all()
 
     # -- routes -------------------------------------------------------------------------
     def do_POST(self):
@@ -125,6 +146,12 @@ class Handler(BaseHTTPRequestHandler):
             with LOCK:
                 SCRIPT.setdefault(tag, []).extend(json.loads(body or b"[]"))
             return self.reply(200, {"ok": True})
+        if path == "/_open":
+            gate = parse_qs(urlsplit(self.path).query).get("gate", [""])[-1]
+            with LOCK:
+                GATES.add(gate)
+                CHANGED.notify_all()
+            return self.reply(200, {"ok": True})
         return self.reply(404, "no such route", "text/plain")
 
     def do_GET(self):
@@ -136,6 +163,13 @@ class Handler(BaseHTTPRequestHandler):
                 return self.reply(200, list(REQUESTS))
         if path == "/_page":
             return self.route("/items", {"page": "1", "page_size": "5", "total": "100"})
+        if path == "/_await":
+            def seen():
+                return any(r["query"].get("tag") == query.get("tag") and r["query"].get("q") == query.get("q")
+                           and (query.get("ended") != "1" or r["completed"] or r["aborted"]) for r in REQUESTS)
+            with LOCK:
+                ok = CHANGED.wait_for(seen, timeout=30)
+            return self.reply(200, {"ok": bool(ok)})
 
         index = self.record({"path": path, "query": query, "completed": False, "aborted": False,
                              "headers": {k.lower(): v for k, v in self.headers.items()
@@ -148,6 +182,10 @@ class Handler(BaseHTTPRequestHandler):
             delay += float(query.get("ms", "1000")) / 1000.0
         delay += float(query.get("delay_ms", "0")) / 1000.0
         if delay > 0 and self.client_closed_during(delay):
+            self.update(index, aborted=True)
+            self.close_connection = True
+            return
+        if "gate" in query and self.held_until_closed(query["gate"]):
             self.update(index, aborted=True)
             self.close_connection = True
             return
