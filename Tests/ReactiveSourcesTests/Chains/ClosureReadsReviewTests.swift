@@ -1,0 +1,242 @@
+import Foundation
+import Signals
+import Testing
+import ReactiveSources
+
+/// Review of issue 22's "a predicate or comparator that reads `Signals` properties
+/// re-derives when they change" (``ReadRecord``): the corners the session's tests leave out.
+@Suite("Chains: properties read by closures (review)")
+struct ClosureReadsReviewTests {
+    struct Item: Hashable, Sendable, Identifiable {
+        var id: Int
+        var value: Int
+    }
+
+    static func items(_ range: Range<Int>) -> [Item] { range.map { Item(id: $0, value: $0) } }
+
+    @Test func aDerivedPropertyReadInsideAPredicateIsFollowed() {
+        let parent = SimpleDataSource(objects: Self.items(0..<10))
+        let text = MutableProperty("5")
+        let limit = Property { Int(text.value.trimmingCharacters(in: .whitespaces)) ?? 0 }
+        let filtered = parent.filter { $0.value < limit.value }
+        // Unobserved: read lazily.
+        #expect(filtered.snapshot.allObjects.map(\.id) == [0, 1, 2, 3, 4])
+        text.value = "3"
+        #expect(filtered.snapshot.allObjects.map(\.id) == [0, 1, 2])
+        // Observed: a text that derives the same limit publishes nothing.
+        let published = Recorder<Int>()
+        let subscription = filtered.updates.observe { _ in published.append(0) }
+        defer { subscription.cancel() }
+        let before = published.count
+        text.value = " 3 "
+        #expect(filtered.snapshot.allObjects.map(\.id) == [0, 1, 2])
+        #expect(published.count == before, "an equal derived value publishes nothing")
+        text.value = "7"
+        #expect(filtered.snapshot.allObjects.map(\.id) == [0, 1, 2, 3, 4, 5, 6])
+        #expect(published.count == before + 1)
+    }
+
+    @Test func aPropertyReadOnlyByTheRowsOfAReplacementIsFollowed() {
+        // The first rows never read `limit`; the parent then replaces everything with rows
+        // that do (a rebuild, not a re-derivation), in each link of a three-link chain.
+        let parent = SimpleDataSource(objects: (0..<5).map { Item(id: $0, value: -1) })
+        let limit = MutableProperty(5)
+        let order = MutableProperty(false)
+        let buckets = MutableProperty(2)
+        let chain = parent
+            .filter { $0.value < 0 || $0.value < limit.value }
+            .sorted { $0.value < 0 ? $0.id < $1.id : (order.value ? $0.value > $1.value : $0.value < $1.value) }
+            .sectioned(by: { $0.value < 0 ? -1 : $0.value % buckets.value }, sectionOrder: .ascending)
+        let subscription = chain.updates.observe { _ in }
+        defer { subscription.cancel() }
+        #expect(chain.snapshot.sections.map(\.title) == ["-1"])
+        parent.replaceObjects(with: Self.items(10..<20))
+        #expect(chain.snapshot.sections.map { $0.objects.map(\.id) } == [])
+        limit.value = 14
+        #expect(chain.snapshot.sections.map { $0.objects.map(\.id) } == [[10, 12], [11, 13]])
+        order.value = true
+        #expect(chain.snapshot.sections.map { $0.objects.map(\.id) } == [[12, 10], [13, 11]])
+        buckets.value = 1
+        #expect(chain.snapshot.sections.map { $0.objects.map(\.id) } == [[13, 12, 11, 10]])
+    }
+
+    @Test func aSectionTitleReadingAPropertyIsFollowed() {
+        let parent = SimpleDataSource(objects: Self.items(0..<4))
+        let prefix = MutableProperty("A")
+        let sectioned = parent.sectioned(by: { $0.value % 2 }, title: { "\(prefix.value)\($0)" })
+        #expect(sectioned.snapshot.sections.map(\.title) == ["A0", "A1"])
+        prefix.value = "B"
+        #expect(sectioned.snapshot.sections.map(\.title) == ["B0", "B1"])
+    }
+
+    @Test func aBatchChangingTheParentAndTheFilterPropertyTogetherIsFollowedByEachLink() {
+        let parent = SimpleDataSource(objects: Self.items(0..<10))
+        let limit = MutableProperty(5)
+        let filtered = parent.filter { $0.value < limit.value }
+        let sectioned = filtered.sectioned(by: { $0.value % limit.value })
+        let updates = Recorder<(Snapshot<Item>, ChangeSet)>()
+        let subscription = sectioned.observeChanges { updates.append(($0, $1)) }
+        defer { subscription.cancel() }
+        batch {
+            parent.append([Item(id: 10, value: 1)])
+            _ = try? parent.remove(at: 0)
+            limit.value = 3
+        }
+        #expect(sectioned.snapshot.sections.map { $0.objects.map(\.id) } == [[1, 10], [2]])
+        let recorded = updates.values
+        #expect(recorded.count == 2, "one update for the batch")
+        if recorded.count == 2 {
+            #expect(recorded[1].1.applied(to: recorded[0].0, valuesFrom: recorded[1].0) == recorded[1].0)
+        }
+    }
+
+    @Test func aThreeLinkChainReadingPropertiesIsFreedObservedOrNot() {
+        let parent = SimpleDataSource(objects: Self.items(0..<20))
+        let limit = MutableProperty(15)
+        let descending = MutableProperty(false)
+        let buckets = MutableProperty(3)
+        weak var weakFiltered: DerivedDataSource<Item, Item>?
+        weak var weakSorted: DerivedDataSource<Item, Item>?
+        weak var weakSectioned: SectionedDataSource<Item, Int>?
+        weak var weakLazy: SectionedDataSource<Item, Int>?
+        do {
+            let filtered = parent.filter { $0.value < limit.value }
+            let sorted = filtered.sorted { descending.value ? $0.value > $1.value : $0.value < $1.value }
+            let sectioned = sorted.sectioned(by: { $0.value % buckets.value })
+            // A second chain nobody observes, read lazily.
+            let lazy = parent.filter { $0.value < limit.value }.sorted { descending.value ? $0.value > $1.value : $0.value < $1.value }
+                .sectioned(by: { $0.value % buckets.value })
+            weakFiltered = filtered
+            weakSorted = sorted
+            weakSectioned = sectioned
+            weakLazy = lazy
+            let subscription = sectioned.updates.observe { _ in }
+            limit.value = 10
+            descending.value = true
+            buckets.value = 2
+            parent.append([Item(id: 20, value: 1)])
+            #expect(sectioned.snapshot.allObjects.count == 11)
+            #expect(lazy.snapshot.allObjects.count == 11)
+            subscription.cancel()
+        }
+        #expect(weakFiltered == nil)
+        #expect(weakSorted == nil)
+        #expect(weakSectioned == nil)
+        #expect(weakLazy == nil)
+        // The properties and the root keep working without them.
+        limit.value = 1
+        descending.value = false
+        parent.append([Item(id: 21, value: 0)])
+        #expect(parent.objects.count == 22)
+    }
+
+    /// A predicate reads a property of another graph that threads write all the while, and
+    /// the threshold it filters by is written from a third thread: nothing deadlocks, and once
+    /// the writers are done the source shows exactly what the final values give.
+    @Test(.timeLimit(.minutes(2))) func predicatesReadingPropertiesWrittenOnOtherThreadsNeitherDeadlockNorGoStale() async {
+        let parent = SimpleDataSource(objects: Self.items(0..<200))
+        let limit = MutableProperty(100)
+        let other = MutableProperty(0)
+        let otherDerived = Property { other.value % 7 }
+        let filtered = parent.filter { item in item.value < limit.value && (item.value % 7 != otherDerived.value || item.value < 10) }
+        let sorted = filtered.sorted { ($0.value % 11, $0.id) < ($1.value % 11, $1.id) }
+        let observed = sorted.updates.observe { _ in }
+        defer { observed.cancel() }
+        let rounds = 400
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for step in 0..<rounds { other.value = step }
+            }
+            group.addTask {
+                for step in 0..<rounds { limit.value = 50 + step % 150 }
+            }
+            group.addTask {
+                for step in 0..<rounds {
+                    parent.append([Item(id: 1_000 + step, value: step % 200)])
+                    _ = sorted.snapshot.objectCount
+                }
+            }
+            group.addTask {
+                for _ in 0..<rounds { _ = filtered.snapshot.objectCount }
+            }
+        }
+        let finalLimit = limit.value
+        let finalOther = other.value % 7
+        let expected = parent.objects.filter { $0.value < finalLimit && ($0.value % 7 != finalOther || $0.value < 10) }
+        let filteredMatches = filtered.snapshot.allObjects == expected
+        #expect(filteredMatches, "filtered differs from the final values")
+        let sortedMatches = sorted.snapshot.allObjects == expected.sorted { ($0.value % 11, $0.id) < ($1.value % 11, $1.id) }
+        #expect(sortedMatches, "sorted differs from the final values")
+    }
+
+    /// A predicate reads `limit` for the first time, then a property of another component
+    /// that a second thread is modifying: the first thread waits with its lock released, and
+    /// the second writes `limit` meanwhile. The row was filtered with the old limit; the
+    /// next read must filter again (a plain derived `Property` does, see the test below).
+    @Test(.timeLimit(.minutes(1))) func aPropertyWrittenWhileThePredicateWaitsForAnotherComponentIsNotLost() {
+        let parent = SimpleDataSource(objects: [Item(id: 0, value: -1)])
+        let limit = MutableProperty(10)
+        let other = MutableProperty(0)
+        let atOther = DispatchSemaphore(value: 0)
+        let modifying = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        let filtered = parent.filter { item in
+            guard item.value >= 0 else { return true }
+            let bound = limit.value
+            atOther.signal()
+            _ = other.value
+            return item.value < bound
+        }
+        #expect(filtered.snapshot.allObjects.map(\.id) == [0])
+        let writer = Thread {
+            other.modify { value in
+                modifying.signal()
+                atOther.wait()
+                limit.value = 1
+                value += 1
+            }
+            done.signal()
+        }
+        writer.start()
+        modifying.wait()
+        parent.append([Item(id: 1, value: 5)])
+        // Computed while the writer was inside: either limit may have been seen.
+        _ = filtered.snapshot
+        done.wait()
+        #expect(limit.value == 1)
+        #expect(filtered.snapshot.allObjects.map(\.id) == [0], "item 1 (value 5) must be hidden once limit is 1")
+    }
+
+    /// The same interleaving with a plain derived property: Signals recomputes it.
+    @Test(.timeLimit(.minutes(1))) func aPlainDerivedPropertyRecomputesAfterTheSameInterleaving() {
+        let limit = MutableProperty(10)
+        let other = MutableProperty(0)
+        let trigger = MutableProperty(false)
+        let atOther = DispatchSemaphore(value: 0)
+        let modifying = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        let shown = Property { () -> Bool in
+            guard trigger.value else { return true }
+            let bound = limit.value
+            atOther.signal()
+            _ = other.value
+            return 5 < bound
+        }
+        #expect(shown.value)
+        let writer = Thread {
+            other.modify { value in
+                modifying.signal()
+                atOther.wait()
+                limit.value = 1
+                value += 1
+            }
+            done.signal()
+        }
+        writer.start()
+        modifying.wait()
+        trigger.value = true
+        _ = shown.value
+        done.wait()
+        #expect(shown.value == false)
+    }
+}
