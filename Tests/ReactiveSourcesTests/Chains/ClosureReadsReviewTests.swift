@@ -240,3 +240,44 @@ struct ClosureReadsReviewTests {
         #expect(shown.value == false)
     }
 }
+
+/// The interleaving of ``ClosureReadsReviewTests/aPropertyWrittenWhileThePredicateWaitsForAnotherComponentIsNotLost()``
+/// with the filter observed (linked to what it read). FAILS: Signals itself loses the write
+/// for a linked node (see SignalsTests `ReviewInterleavingTests`): the node links to `limit`
+/// only when its run ends, after the write, and nothing marks it stale.
+@Suite("Chains: properties read by closures, observed (review)")
+struct ClosureReadsObservedReviewTests {
+    typealias Item = ClosureReadsReviewTests.Item
+
+    @Test(.timeLimit(.minutes(1))) func anObservedFilterDoesNotLoseAWriteMadeWhileItsPredicateWaits() {
+        let parent = SimpleDataSource(objects: [Item(id: 0, value: -1)])
+        let limit = MutableProperty(10)
+        let other = MutableProperty(0)
+        let atOther = DispatchSemaphore(value: 0)
+        let modifying = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        let filtered = parent.filter { item in
+            guard item.value >= 0 else { return true }
+            let bound = limit.value
+            atOther.signal()
+            _ = other.value
+            return item.value < bound
+        }
+        let subscription = filtered.updates.observe { _ in }
+        defer { subscription.cancel() }
+        let writer = Thread {
+            other.modify { value in
+                modifying.signal()
+                atOther.wait()
+                limit.value = 1
+                value += 1
+            }
+            done.signal()
+        }
+        writer.start()
+        modifying.wait()
+        parent.append([Item(id: 1, value: 5)])
+        done.wait()
+        #expect(filtered.snapshot.allObjects.map(\.id) == [0], "item 1 (value 5) must be hidden once limit is 1")
+    }
+}
