@@ -281,3 +281,35 @@ struct ClosureReadsObservedReviewTests {
         #expect(filtered.snapshot.allObjects.map(\.id) == [0], "item 1 (value 5) must be hidden once limit is 1")
     }
 }
+
+/// Review of issue 22's Segmented bullet: "an unselected child is fetched when first
+/// selected, and keeps its content for when it is selected again" (no test selected a
+/// fetched child again).
+@Suite("Segmented: selected again (review)", .timeLimit(.minutes(10)))
+struct SegmentedReselectionReviewTests {
+    @Test func aChildSelectedAgainKeepsItsRowsAndIsNotFetchedAgain() async {
+        let firstFetcher = ScriptedFetcher<Int>()
+        let secondFetcher = ScriptedFetcher<Int>()
+        let first = RemoteDataSource(name: "1", fetcher: firstFetcher)
+        let second = RemoteDataSource(name: "2", fetcher: secondFetcher)
+        let segmented = SegmentedDataSource(children: [first, second])
+        segmented.fetchData()
+        await eventually("first fetched") { firstFetcher.calls.count == 1 }
+        firstFetcher.calls[0].deliver([1, 2])
+        firstFetcher.calls[0].finish()
+        await eventually("first finished") { first.loadState.value.status == .finished }
+        #expect(secondFetcher.calls.isEmpty, "not fetched before it is selected")
+        segmented.selectedIndex.value = 1
+        await eventually("second fetched on first selection") { secondFetcher.calls.count == 1 }
+        secondFetcher.calls[0].deliver([7])
+        secondFetcher.calls[0].finish()
+        await eventually("second finished") { second.loadState.value.status == .finished }
+        #expect(segmented.snapshot.allObjects == [7])
+        segmented.selectedIndex.value = 0
+        #expect(segmented.snapshot.allObjects == [1, 2])
+        segmented.selectedIndex.value = 1
+        #expect(segmented.snapshot.allObjects == [7])
+        #expect(segmented.loadState.value == second.loadState.value)
+        #expect(firstFetcher.calls.count == 1 && secondFetcher.calls.count == 1, "selected again: not fetched again")
+    }
+}
