@@ -313,3 +313,51 @@ struct SegmentedReselectionReviewTests {
         #expect(firstFetcher.calls.count == 1 && secondFetcher.calls.count == 1, "selected again: not fetched again")
     }
 }
+
+/// Review of issue 22: predicates that read properties of another graph while threads write
+/// them and read the sources, on fresh graphs each round (components join only at first
+/// contact, which is where a thread releases its lock to join a busy one).
+@Suite("Chains: predicates across graphs on threads (review)")
+struct CrossGraphReviewTests {
+    typealias Item = ClosureReadsReviewTests.Item
+
+    @Test(.timeLimit(.minutes(5))) func twoChainsReadingEachOthersPropertiesNeverDeadlock() {
+        for round in 0..<150 {
+            let parentA = SimpleDataSource(objects: ClosureReadsReviewTests.items(0..<50))
+            let parentB = SimpleDataSource(objects: ClosureReadsReviewTests.items(0..<50))
+            let limitA = MutableProperty(40)
+            let limitB = MutableProperty(40)
+            let derivedB = Property { limitB.value / 2 }
+            let chainA = parentA.filter { $0.value < limitA.value && $0.value != derivedB.value }.sorted { $0.value > $1.value }
+            let chainB = parentB.filter { $0.value < limitB.value && $0.value != limitA.value }.sectioned(by: { $0.value % limitA.value.clamped(1) })
+            let observed = [chainA.updates.observe { _ in }, chainB.updates.observe { _ in }]
+            let group = DispatchGroup()
+            let work: [@Sendable () -> Void] = [
+                { for step in 0..<20 { limitA.value = 30 + step } },
+                { for step in 0..<20 { limitB.value = 30 + step } },
+                { for step in 0..<20 { parentA.append([Item(id: 100 + step, value: step)]); _ = chainB.snapshot } },
+                { for step in 0..<20 { parentB.append([Item(id: 100 + step, value: step)]); _ = chainA.snapshot } },
+            ]
+            for body in work {
+                group.enter()
+                Thread { body(); group.leave() }.start()
+            }
+            // A hang guard, not a synchronisation: the threads are done when the group is.
+            let finished = group.wait(timeout: .now() + 60) == .success
+            #expect(finished, "round \(round): the threads did not finish (deadlock?)")
+            guard finished else { return }
+            observed.forEach { $0.cancel() }
+            let a = limitA.value, b = limitB.value
+            let expectedA = parentA.objects.filter { $0.value < a && $0.value != b / 2 }.sorted { $0.value > $1.value }
+            let matchesA = chainA.snapshot.allObjects == expectedA
+            #expect(matchesA, "round \(round): chain A differs from the final values")
+            let expectedB = parentB.objects.filter { $0.value < b && $0.value != a }
+            let matchesB = Set(chainB.snapshot.allObjects) == Set(expectedB)
+            #expect(matchesB, "round \(round): chain B differs from the final values")
+        }
+    }
+}
+
+extension Int {
+    fileprivate func clamped(_ low: Int) -> Int { Swift.max(self, low) }
+}
