@@ -154,6 +154,11 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
             // `old` and `new` keep their nodes alive while the subscriptions move.
             if isLinked {
                 relink(from: old, to: new, in: graph)
+                // A node this run read for the first time was not linked yet: a write to it
+                // since the read (by another thread while this one waited with its lock
+                // released, or by this closure) marked nothing. Take the value as stale, as
+                // `settleLink` does, and tell the subscribers.
+                if new.contains(where: { $0.version != $1 }) && becomeStale(in: graph) { markSubscribersStale(in: graph) }
             }
         }
         isComputing = false

@@ -256,10 +256,22 @@ final class Graph {
         record(node)
     }
 
+    /// As ``track(_:)``, for a read made earlier at `version` (by a nested run, see
+    /// ``ReadRecord``): the version it saw, not the current one, so that a write made since
+    /// (while this thread waited with its lock released) makes the computation stale.
+    func track(_ node: GraphNode, seen version: UInt64) {
+        guard isTracking, node.trackEpoch != runEpoch else { return }
+        node.trackEpoch = runEpoch
+        record(node, version: version)
+    }
+
     /// Matches a read against the running node's next dependency, or collects it (see
     /// ``beginRun(for:)``).
     @usableFromInline func record(_ node: GraphNode) {
-        let version = node.version
+        record(node, version: node.version)
+    }
+
+    @inline(__always) private func record(_ node: GraphNode, version: UInt64) {
         if cursor >= 0 {
             let matched = runNode.unsafelyUnwrapped._withUnsafeGuaranteedRef {
                 $0.dependencies.matchRead(of: node, at: cursor, version: version)

@@ -31,18 +31,20 @@ package final class ReadRecord: @unchecked Sendable {
             guard graph.endRun(run) == nil else { return result }
             // The nested run's reads (retained until dropped): new ones are kept here and,
             // once dropped, recorded again for the outer run (the nested run took them).
-            var added: [GraphNode] = []
+            var added: [(node: GraphNode, version: UInt64)] = []
             for index in run.start..<graph.collected.count {
                 let read = graph.collected[index]
                 let node = read.node.takeUnretainedValue()
                 let id = ObjectIdentifier(node)
                 if reads[id] == nil {
                     reads[id] = (node, read.version)
-                    added.append(node)
+                    added.append((node, read.version))
                 }
             }
             graph.dropReads(of: run)
-            for node in added { graph.track(node) }
+            // At the version the body saw: a write made since (while this thread waited
+            // with its lock released, to join a busy component) leaves the outer run stale.
+            for read in added { graph.track(read.node, seen: read.version) }
             return result
         }
     }
