@@ -12,7 +12,10 @@ extension DataSource {
     /// A parent edit of k rows costs O(k log n) (see ``DerivedDataSource``).
     /// `isIncluded` may read `Signals` properties (a search text, a "favourites only"
     /// switch): when one changes, every row is filtered again (O(n)) and one update with the
-    /// rows that left and arrived is published.
+    /// rows that left and arrived is published. Every update reads those properties again
+    /// (O(p) for p properties): meant for a few shared ones; a closure that reads a property
+    /// per row pays O(rows) per update and keeps removed rows' properties until the next
+    /// full pass (see ``DerivedDataSource``).
     @inlinable
     public func filter(_ isIncluded: @escaping @Sendable (Object) -> Bool) -> DerivedDataSource<Object, Object> {
         // Inlinable, so the filter loop is compiled for `Object` (see `CompiledLoops`).

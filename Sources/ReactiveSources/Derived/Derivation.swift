@@ -45,7 +45,7 @@ final class Derivation<Transform: RowTransform>: NodeTransformer, @unchecked Sen
     /// Everything is derived again when a property the transform's closures read changed.
     func next(_ previous: SnapshotUpdate<Object>) -> SnapshotUpdate<Object> {
         let update = parent.updates.value
-        if closureReads.readAgain() { return rederive(previous) }
+        if closureReads.readAgain() || closureReads.isOverfull { return rederive(previous) }
         return next(previous, parent: update)
     }
 

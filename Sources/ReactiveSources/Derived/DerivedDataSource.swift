@@ -16,7 +16,10 @@ import Signals
 /// - **Lazy.** The snapshot is a derived `Signals` property: computed when read or observed.
 ///   Transform closures must be pure apart from reading `Signals` properties (a search text):
 ///   the source depends on every property they read, and derives everything again when one
-///   changes. They run serially, while the graph derives, and must not write properties.
+///   changes. It reads them all again on every update (O(p) for p properties, so keep them
+///   few and shared: not one per row); it cannot tell which row read which, so it keeps
+///   those of removed rows until it holds twice what the last full pass read, plus 64, and
+///   then derives everything again (O(n)). They run serially, while the graph derives, and must not write properties.
 /// - **Lifecycle.** Load state and load events are the parent's; `fetchData()`,
 ///   `cancelFetch()` and `willDisplayRow(at:)` go to the parent (see ``DerivedSourceNode``).
 /// - **Lifetime.** The source holds its parent; a chain nobody holds is freed.

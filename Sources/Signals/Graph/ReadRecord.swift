@@ -3,6 +3,11 @@
 /// a search text) on a few rows per update, or on none, and would otherwise stop depending
 /// on what they read (a run depends on what it read, see ``Property``).
 ///
+/// The record only grows between full passes (it cannot tell which row read what), so a
+/// closure that reads one property per row keeps those of removed rows: ``isOverfull`` says
+/// when a full pass should start it again, which bounds it to twice what the last full pass
+/// read, plus 64.
+///
 /// Not thread-safe: used from one derived property's closure, whose runs are serial.
 /// Package-internal: the data sources use it; users write `Property { }` closures instead.
 package final class ReadRecord: @unchecked Sendable {
@@ -14,12 +19,23 @@ package final class ReadRecord: @unchecked Sendable {
 
     package init() {}
 
+    /// How many properties the last full pass read (see ``removeAll()``).
+    private var afterFullPass = 0
+    /// Whether the next recording is a full pass.
+    private var startsFullPass = false
+
     /// Whether nothing was recorded.
     package var isEmpty: Bool { reads.isEmpty }
 
-    /// Forgets every recorded read (before a pass that reads everything again).
+    /// Whether the record has grown past twice what the last full pass read, plus 64: then
+    /// the owner should forget it and read everything again. O(1).
+    package var isOverfull: Bool { reads.count > 2 &* afterFullPass &+ 64 }
+
+    /// Forgets every recorded read, before a pass that reads everything again (the next
+    /// ``recording(_:)``).
     package func removeAll() {
-        reads.removeAll(keepingCapacity: true)
+        reads.removeAll(keepingCapacity: reads.count <= 2 &* afterFullPass &+ 64)
+        startsFullPass = true
     }
 
     /// Runs `body`, adding the properties it reads to the record; they stay dependencies of
@@ -28,6 +44,12 @@ package final class ReadRecord: @unchecked Sendable {
         Graph.current._withUnsafeGuaranteedRef { graph in
             let run = graph.beginRun(for: marker)
             let result = body()
+            defer {
+                if startsFullPass {
+                    afterFullPass = reads.count
+                    startsFullPass = false
+                }
+            }
             guard graph.endRun(run) == nil else { return result }
             // The nested run's reads (retained until dropped): new ones are kept here and,
             // once dropped, recorded again for the outer run (the nested run took them).

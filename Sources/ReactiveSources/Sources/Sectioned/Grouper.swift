@@ -65,7 +65,7 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
     /// grouped again when a property the key, title or order closures read changed.
     func group(_ previous: SnapshotUpdate<Object>) -> SnapshotUpdate<Object> {
         let update = parent.updates.value
-        if closureReads.readAgain() {
+        if closureReads.readAgain() || closureReads.isOverfull {
             last = update
             closureReads.removeAll()
             return closureReads.recording { regrouped(update.snapshot, previous: previous) }
