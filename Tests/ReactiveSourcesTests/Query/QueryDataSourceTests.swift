@@ -169,6 +169,23 @@ struct QueryDataSourceTests {
         #expect(source.snapshot.allObjects.count == 6)
     }
 
+    @Test func aQueryMadeOfSeveralPropertiesRefetchesWhenAnyChanges() async throws {
+        let tag = uniqueTag()
+        let text = MutableProperty("ab")
+        let suffix = MutableProperty("")
+        // Search text and, say, a sort order, in one query.
+        let query = Property { text.value + suffix.value }
+        let source = QueryDataSource(query: query, source: Self.search(tag: tag, made: Made()))
+        source.fetchData()
+        await Self.loaded(source, query: "ab")
+        suffix.value = "cd"
+        await Self.loaded(source, query: "abcd")
+        #expect(source.snapshot.allObjects.map(\.id) == Array(1...8))
+        text.value = "x"
+        await Self.loaded(source, query: "xcd")
+        #expect(try await FixtureServer.shared.requests(tagged: tag).map { $0.query["q"] } == ["ab", "abcd", "xcd"])
+    }
+
     @Test func anAnswerThatIgnoresCancellationStillNeverShows() async {
         // "sw"'s fetch ignores cancellation and answers after "swi" has shown.
         let (gate, open) = AsyncStream.makeStream(of: Void.self)

@@ -4,6 +4,9 @@ import Synchronization
 /// A source whose request is computed from a property (search text, filters, sort order,
 /// even the endpoint): each query gets its own source from `source(query)` (typically a
 /// ``PaginatedDataSource`` or ``RemoteDataSource``), and a new query switches to a new one.
+/// Several properties make one query through a derived property
+/// (`Property { Search(text: text.value, order: order.value) }`); `source` itself is not
+/// tracked, so a property it reads directly does not refetch.
 ///
 /// - **Switch-latest.** When the query changes, the previous query's source has its fetch
 ///   cancelled and is no longer followed: none of its batches, errors or events appears here,
