@@ -30,11 +30,13 @@ struct AsyncBridgeTests {
 
     @Test func cancellingTheConsumingTaskCancelsTheSubscription() async {
         let property = MutableProperty(0)
-        let started = Counter()
+        let (started, start) = AsyncStream.makeStream(of: Void.self)
         let task = Task {
-            for await _ in property.values { started.increment() }
+            for await _ in property.values { start.yield() }
         }
-        while started.value == 0 { await Task.yield() }
+        // The consuming task has its first value (so it has subscribed).
+        var iterator = started.makeAsyncIterator()
+        await iterator.next()
         #expect(property.subscriberCount == 1)
         task.cancel()
         await task.value

@@ -7,16 +7,20 @@ struct ManualClockTests {
     func sleepersWakeInDeadlineOrderWhenTimeReachesThem() async throws {
         let clock = ManualClock()
         let woken = Locked<[Int]>([])
+        let (wakes, wake) = AsyncStream.makeStream(of: Void.self)
         await withThrowingTaskGroup(of: Void.self) { group in
             for seconds in [3, 1, 2] {
                 group.addTask {
                     try await clock.sleep(until: clock.now.advanced(by: .seconds(seconds)))
                     woken.withLock { $0.append(seconds) }
+                    wake.yield()
                 }
             }
             await clock.waitForSleepers(3)
             clock.advance(by: .milliseconds(1500))
-            while woken.withLock({ $0.count }) < 1 { await Task.yield() }
+            // Wait for the woken sleeper's task to have run.
+            var iterator = wakes.makeAsyncIterator()
+            await iterator.next()
             #expect(clock.sleeperCount == 2)
             clock.advance(to: ManualClock.Instant(offset: .seconds(3)))
             try? await group.waitForAll()
