@@ -146,38 +146,44 @@ extension RowStorage: RandomAccessCollection, MutableCollection {
 
     /// Calls `body` with each element, in order: each chunk is walked by an array's loop,
     /// so a simple body compiles as it does over an `Array` (a `for in` loop goes through
-    /// ``Iterator``, whose chunk switch keeps the compiler from vectorising). O(n).
+    /// ``Iterator``, one element a call of `next()`, which the compiler does not vectorise). O(n).
     @inlinable
     public func forEach(_ body: (Element) throws -> Void) rethrows {
         var iterator = makeIterator()
         while let first = iterator.next() {
             try body(first)
             // The rest of the chunk the iterator stands in (kept alive by the iterator).
-            let rest = UnsafeBufferPointer(
-                start: iterator.elements.unsafelyUnwrapped + iterator.position, count: iterator.chunkCount - iterator.position
-            )
-            iterator.position = iterator.chunkCount
+            let rest = UnsafeBufferPointer(start: iterator.current, count: iterator.end - iterator.current)
+            iterator.current = iterator.end
             for element in rest { try body(element) }
         }
     }
 
-    /// Iterates the elements of a `RowStorage`, chunk by chunk.
+    /// Iterates the elements of a `RowStorage` chunk by chunk: `next()` reads through a
+    /// pointer into the current chunk and moves it, as an array's loop does; at a chunk's
+    /// end it steps to the next leaf of the same parent, and descends from the root
+    /// (O(log n)) only when that parent is done. A full iteration is O(n).
     public struct Iterator: IteratorProtocol {
+        /// Where an iterator stands: the next element of the current chunk and the chunk's
+        /// end (equal when it is done), the inner node above the current leaf and the leaf's
+        /// index in it (nil for the tail or a root leaf), and the offset after the chunk.
+        @usableFromInline
+        typealias Place = (
+            current: UnsafePointer<Element>, end: UnsafePointer<Element>,
+            parent: Unmanaged<RowStorageNode<Element>>?, childIndex: Int, nextOffset: Int
+        )
+
         @usableFromInline let root: RowStorageNode<Element>?
         @usableFromInline let treeCount: Int
         @usableFromInline let tail: ContiguousArray<Element>
-        /// The current chunk's elements. `root` and `tail` keep every chunk alive, and a
-        /// node or tail that someone holds is never changed in place (a mutation copies what
-        /// another reference shares), so this pointer and `parent` stay valid without
-        /// retaining them.
-        @usableFromInline var elements: UnsafePointer<Element>?
-        @usableFromInline var position: Int
-        @usableFromInline var chunkCount: Int
-        /// The inner node above the current leaf and the leaf's index in it (unretained, as
-        /// `elements`: `root` keeps it alive).
+        /// See `Place`. `root` and `tail` keep every chunk alive, and a node or tail that
+        /// someone holds is never changed in place (a mutation copies what another reference
+        /// shares), so these pointers stay valid without retaining anything. The pointers
+        /// are not optional: an optional costs a nil check an element.
+        @usableFromInline var current: UnsafePointer<Element>
+        @usableFromInline var end: UnsafePointer<Element>
         @usableFromInline var parent: Unmanaged<RowStorageNode<Element>>?
         @usableFromInline var childIndex: Int
-        /// The offset of the first element after the current chunk.
         @usableFromInline var nextOffset: Int
 
         @inlinable
@@ -185,90 +191,89 @@ extension RowStorage: RandomAccessCollection, MutableCollection {
             self.root = root
             self.treeCount = treeCount
             self.tail = tail
-            elements = nil
-            position = 0
-            chunkCount = 0
-            parent = nil
-            childIndex = 0
-            nextOffset = offset
-            if offset < treeCount {
-                enterLeaf(containing: offset)
-            } else if offset < treeCount + tail.count {
-                enterTail(at: offset - treeCount)
-            }
+            (current, end, parent, childIndex, nextOffset) = Self.place(at: offset, root: root, treeCount: treeCount, tail: tail)
         }
 
         /// The next element, or nil at the end. Amortized O(1).
         @inlinable
         public mutating func next() -> Element? {
-            if position < chunkCount {
-                defer { position += 1 }
-                return elements.unsafelyUnwrapped[position]
+            if _fastPath(current != end) {
+                let element = current
+                current = element + 1
+                return element.pointee
             }
-            return nextChunk()
+            // By value, not `inout self`: a call given the iterator's address would keep the
+            // compiler from holding `current` in a register (a store an element).
+            (current, end, parent, childIndex, nextOffset) = Self.place(
+                after: parent, childIndex: childIndex, nextOffset: nextOffset, root: root, treeCount: treeCount, tail: tail
+            )
+            guard current != end else { return nil }
+            let element = current
+            current = element + 1
+            return element.pointee
         }
 
+        /// A pointer that is never read: `current` and `end` at the end.
         @inlinable
-        mutating func nextChunk() -> Element? {
-            while true {
-                if nextOffset < treeCount {
-                    if let parent, childIndex + 1 < parent._withUnsafeGuaranteedRef({ $0.width }) {
-                        childIndex += 1
-                        let index = childIndex
-                        let next = parent._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.entries[index].child) }
-                        let (chunk, count) = next._withUnsafeGuaranteedRef { (UnsafePointer($0.elements), $0.width) }
-                        start(chunk, count: count, at: 0)
-                    } else {
-                        enterLeaf(containing: nextOffset)
-                    }
-                } else if nextOffset == treeCount && !tail.isEmpty {
-                    enterTail(at: 0)
-                } else {
-                    return nil
-                }
-                if position < chunkCount {
-                    defer { position += 1 }
-                    return elements.unsafelyUnwrapped[position]
-                }
+        static var none: UnsafePointer<Element> { UnsafePointer(bitPattern: MemoryLayout<Element>.alignment).unsafelyUnwrapped }
+
+        /// The place of the next non-empty chunk after the one that ends before
+        /// `nextOffset` (under `parent`, at `childIndex`), or an empty place at the end.
+        @inlinable @inline(never)
+        static func place(
+            after parent: Unmanaged<RowStorageNode<Element>>?, childIndex: Int, nextOffset: Int,
+            root: RowStorageNode<Element>?, treeCount: Int, tail: ContiguousArray<Element>
+        ) -> Place {
+            if nextOffset < treeCount, let parent, childIndex &+ 1 < parent._withUnsafeGuaranteedRef({ $0.width }) {
+                let index = childIndex &+ 1
+                let leaf = parent._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.entries[index].child) }
+                let (chunk, count) = leaf._withUnsafeGuaranteedRef { (UnsafePointer($0.elements), $0.width) }
+                if count > 0 { return (chunk, chunk + count, parent, index, nextOffset &+ count) }
             }
+            return place(at: nextOffset, root: root, treeCount: treeCount, tail: tail)
         }
 
+        /// The place of the element at `offset` (`0...count`; at or past the end, an empty
+        /// place). O(log n).
         @inlinable
-        mutating func start(_ chunk: UnsafePointer<Element>?, count: Int, at local: Int) {
-            elements = chunk
-            position = local
-            chunkCount = count
-            nextOffset += count - local
+        static func place(at offset: Int, root: RowStorageNode<Element>?, treeCount: Int, tail: ContiguousArray<Element>) -> Place {
+            if offset < treeCount, let root {
+                let (leaf, local, parent, index) = descend(from: root, to: offset)
+                let (chunk, count) = leaf._withUnsafeGuaranteedRef { (UnsafePointer($0.elements), $0.width) }
+                return (chunk + local, chunk + count, parent, index, offset &- local &+ count)
+            }
+            let tailCount = tail.count
+            if offset < treeCount + tailCount {
+                let chunk = tail.withUnsafeBufferPointer { $0.baseAddress.unsafelyUnwrapped }
+                return (chunk + (offset - treeCount), chunk + tailCount, nil, 0, treeCount + tailCount)
+            }
+            return (none, none, nil, 0, offset)
         }
 
+        /// The leaf holding `offset` (`0..<root.count`), the offset in it, and its parent and
+        /// index there (nil and 0 when `root` is the leaf). Unretained: `root` keeps them
+        /// alive. O(log n).
         @inlinable
-        mutating func enterTail(at local: Int) {
-            nextOffset = treeCount + local
-            start(tail.withUnsafeBufferPointer { $0.baseAddress }, count: tail.count, at: local)
-        }
-
-        /// Descends from the root to the leaf holding `offset` and starts there.
-        @inlinable
-        mutating func enterLeaf(containing offset: Int) {
-            var node = Unmanaged.passUnretained(root.unsafelyUnwrapped)
+        static func descend(
+            from root: RowStorageNode<Element>, to offset: Int
+        ) -> (leaf: Unmanaged<RowStorageNode<Element>>, local: Int, parent: Unmanaged<RowStorageNode<Element>>?, index: Int) {
+            var node = Unmanaged.passUnretained(root)
             var local = offset
-            var height = node._withUnsafeGuaranteedRef { $0.height }
+            var height = root.height
+            var parent: Unmanaged<RowStorageNode<Element>>? = nil
+            var childIndex = 0
             while height > 0 {
                 let (index, start, child) = node._withUnsafeGuaranteedRef { node in
                     let (index, start) = node.child(containing: local)
                     return (index, start, Unmanaged.passUnretained(node.entries[index].child))
                 }
-                if height == 1 {
-                    parent = node
-                    childIndex = index
-                }
+                parent = node
+                childIndex = index
                 node = child
                 local -= start
                 height -= 1
             }
-            nextOffset = offset
-            let (chunk, count) = node._withUnsafeGuaranteedRef { (UnsafePointer($0.elements), $0.width) }
-            start(chunk, count: count, at: local)
+            return (node, local, parent, childIndex)
         }
     }
 }

@@ -107,10 +107,12 @@ struct RowStorageModelTests {
         if let violation = storage.invariantViolation() { return "final tree: \(violation)" }
         if Array(storage) != model { return "final contents differ from the model" }
         if let failure = partitionFailure(storage, model, &generator) { return "final tree: \(failure)" }
+        if let failure = iterationFailure(storage, model, &generator) { return "final tree: \(failure)" }
         for (index, (version, expected)) in held.enumerated() {
             if let violation = version.invariantViolation() { return "held version \(index): \(violation)" }
             if Array(version) != expected { return "held version \(index) changed after later edits" }
             if let failure = partitionFailure(version, expected, &generator) { return "held version \(index): \(failure)" }
+            if index % 4 == 0, let failure = iterationFailure(version, expected, &generator) { return "held version \(index): \(failure)" }
             if (version == storage) != (expected == model) { return "held version \(index): == says \(version == storage)" }
             if !expected.isEmpty {
                 var rewritten = version
@@ -121,6 +123,21 @@ struct RowStorageModelTests {
                 if rewritten == version { return "held version \(index): an edited copy compares equal" }
             }
         }
+        return nil
+    }
+
+    /// Checks the iterator (`for in`, and from a random offset) against the model.
+    static func iterationFailure(_ storage: RowStorage<WideRow>, _ model: [WideRow], _ generator: inout SplitMix64) -> String? {
+        var iterated: [WideRow] = []
+        iterated.reserveCapacity(model.count)
+        for row in storage { iterated.append(row) }
+        if iterated != model { return "for in visits \(iterated.count) rows, not the model's \(model.count) in order" }
+        let start = Int.random(in: 0...model.count, using: &generator)
+        var iterator = storage.makeIterator(from: start)
+        var rest: [WideRow] = []
+        while let row = iterator.next() { rest.append(row) }
+        if rest[...] != model[start...] { return "iteration from \(start) differs from the model" }
+        if iterator.next() != nil { return "the iterator yields again after its end" }
         return nil
     }
 

@@ -67,6 +67,23 @@ struct RowStorageTests {
         #expect(seen == (count + 3) / 2 + 1)
     }
 
+    @Test("for in and an iterator from any offset visit the elements in order, tree and tail", arguments: [0, 1, 63, 64, 65, 4_000, 40_001])
+    func iteratorVisitsInOrder(count: Int) {
+        var storage = RowStorage((0..<count).map(WideRow.init))
+        storage.append(contentsOf: [WideRow(count), WideRow(count + 1)])
+        let expected = (0..<(count + 2)).map(WideRow.init)
+        var visited: [WideRow] = []
+        for row in storage { visited.append(row) }
+        #expect(visited == expected)
+        for start in [0, 1, count / 2, count, count + 1, count + 2] {
+            var iterator = storage.makeIterator(from: start)
+            var rest: [WideRow] = []
+            while let row = iterator.next() { rest.append(row) }
+            #expect(rest[...] == expected[start...])
+            #expect(iterator.next() == nil)
+        }
+    }
+
     @Test("appends one by one build the same tree shape as a bulk build")
     func appendsArePacked() {
         var appended = RowStorage<WideRow>()
