@@ -41,7 +41,8 @@ final class Graph {
     /// The ``GraphNode/componentBits`` of the last node locked while `depth > 0`: a component
     /// known to be in `held`'s tree (merges only grow it), so that re-entering for another
     /// node of it skips the walk to the root. 0 when unknown (reset whenever `held` is
-    /// released or leaves the nursery).
+    /// released or leaves the nursery), and always 0 while `depth` is 0, so that
+    /// ``lock(_:)-(GraphNode)`` tests it alone (no node's bits are 0).
     @usableFromInline @exclusivity(unchecked) var heldMember: UInt = 0
     /// Whether a derived node's closure is running and recording what it reads.
     @usableFromInline @exclusivity(unchecked) var isTracking = false
@@ -258,19 +259,22 @@ final class Graph {
 
     /// Matches a read against the running node's next dependency, or collects it (see
     /// ``beginRun(for:)``).
+    /// The matched read (the usual one) is this function alone, with no call: it needs no
+    /// registers saved; anything else goes to ``recordUnmatched(_:)``.
     @usableFromInline func record(_ node: GraphNode) {
-        let version = node.version
-        if cursor >= 0 {
-            let matched = runNode.unsafelyUnwrapped._withUnsafeGuaranteedRef {
-                $0.dependencies.matchRead(of: node, at: cursor, version: version)
-            }
-            if matched {
-                cursor += 1
-                return
-            }
-            diverge()
+        if cursor >= 0 && runNode.unsafelyUnwrapped._withUnsafeGuaranteedRef({
+            $0.dependencies.matchRead(of: node, at: cursor, version: node.version)
+        }) {
+            cursor &+= 1
+            return
         }
-        collected.append(Read(node: Unmanaged.passRetained(node), version: version))
+        recordUnmatched(node)
+    }
+
+    /// ``record(_:)`` of a read that differs from the last run's at this position.
+    @inline(never) private func recordUnmatched(_ node: GraphNode) {
+        if cursor >= 0 { diverge() }
+        collected.append(Read(node: Unmanaged.passRetained(node), version: node.version))
     }
 
     /// Copies the running node's matched dependencies to ``collected`` (retained) and
