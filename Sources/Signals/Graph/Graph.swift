@@ -312,12 +312,44 @@ final class Graph {
     /// Every node being checked has a frame on ``checkStack`` (other code walks them while
     /// this thread waits); the innermost one's state is kept in locals, and its frame is
     /// written only when the check descends from it.
+    ///
+    /// The usual case first, with no frame: a node with a value whose dependencies need no
+    /// check and are not busy (sources, nodes validated already) only compares versions and
+    /// recomputes at most once; the walk takes over at the first dependency that needs more.
     func validate(_ root: GraphNode) {
+        let hasValue = root.beginCheck(in: self)
+        var index = 0
+        // A dependency to descend into found by that first pass.
+        var first: Unmanaged<GraphNode>?
+        if hasValue {
+            var needsWalk = false
+            while let (dependency, seen) = root.dependency(at: index) {
+                let flags = dependency._withUnsafeGuaranteedRef { (busy: $0.isBusy, check: $0.needsCheck(in: self)) }
+                if flags.busy || flags.check {
+                    if !flags.busy { first = dependency }
+                    needsWalk = true
+                    break
+                }
+                if dependency._withUnsafeGuaranteedRef({ $0.version }) != seen {
+                    root.recompute(in: self)
+                    return
+                }
+                index += 1
+            }
+            if !needsWalk { return }
+        }
+        // The walk, from the dependency that needs more (descending into it at once if it
+        // needs a check; a busy one is looked at again by the loop below).
         let base = checkStack.count
         var node = Unmanaged.passUnretained(root)
-        var mustRecompute = !root.beginCheck(in: self)
-        checkStack.append(CheckFrame(node: node, mustRecompute: mustRecompute))
-        var index = 0
+        var mustRecompute = !hasValue
+        checkStack.append(CheckFrame(node: node, index: index, mustRecompute: mustRecompute))
+        if let first {
+            node = first
+            mustRecompute = !first._withUnsafeGuaranteedRef { $0.beginCheck(in: self) }
+            checkStack.append(CheckFrame(node: first, mustRecompute: mustRecompute))
+            index = 0
+        }
         // The dependency at `index` was just checked: compare its version, do not descend.
         var returning = false
         while true {
