@@ -41,7 +41,8 @@ final class Graph {
     /// The ``GraphNode/componentBits`` of the last node locked while `depth > 0`: a component
     /// known to be in `held`'s tree (merges only grow it), so that re-entering for another
     /// node of it skips the walk to the root. 0 when unknown (reset whenever `held` is
-    /// released or leaves the nursery).
+    /// released or leaves the nursery), and always 0 while `depth` is 0, so that
+    /// ``lock(_:)-(GraphNode)`` tests it alone (no node's bits are 0).
     @usableFromInline @exclusivity(unchecked) var heldMember: UInt = 0
     /// Whether a derived node's closure is running and recording what it reads.
     @usableFromInline @exclusivity(unchecked) var isTracking = false
@@ -262,26 +263,33 @@ final class Graph {
     func track(_ node: GraphNode, seen version: UInt64) {
         guard isTracking, node.trackEpoch != runEpoch else { return }
         node.trackEpoch = runEpoch
-        record(node, version: version)
+        if cursor >= 0 && runNode.unsafelyUnwrapped._withUnsafeGuaranteedRef({
+            $0.dependencies.matchRead(of: node, at: cursor, version: version)
+        }) {
+            cursor &+= 1
+            return
+        }
+        recordUnmatched(node, version: version)
     }
 
     /// Matches a read against the running node's next dependency, or collects it (see
     /// ``beginRun(for:)``).
+    /// The matched read (the usual one) is this function alone, with no call: it needs no
+    /// registers saved; anything else goes to ``recordUnmatched(_:)``.
     @usableFromInline func record(_ node: GraphNode) {
-        record(node, version: node.version)
+        if cursor >= 0 && runNode.unsafelyUnwrapped._withUnsafeGuaranteedRef({
+            $0.dependencies.matchRead(of: node, at: cursor, version: node.version)
+        }) {
+            cursor &+= 1
+            return
+        }
+        recordUnmatched(node, version: node.version)
     }
 
-    @inline(__always) private func record(_ node: GraphNode, version: UInt64) {
-        if cursor >= 0 {
-            let matched = runNode.unsafelyUnwrapped._withUnsafeGuaranteedRef {
-                $0.dependencies.matchRead(of: node, at: cursor, version: version)
-            }
-            if matched {
-                cursor += 1
-                return
-            }
-            diverge()
-        }
+    /// ``record(_:)`` of a read (seen at `version`) that differs from the last run's at
+    /// this position.
+    @inline(never) private func recordUnmatched(_ node: GraphNode, version: UInt64) {
+        if cursor >= 0 { diverge() }
         collected.append(Read(node: Unmanaged.passRetained(node), version: version))
     }
 
@@ -320,12 +328,44 @@ final class Graph {
     /// Every node being checked has a frame on ``checkStack`` (other code walks them while
     /// this thread waits); the innermost one's state is kept in locals, and its frame is
     /// written only when the check descends from it.
+    ///
+    /// The usual case first, with no frame: a node with a value whose dependencies need no
+    /// check and are not busy (sources, nodes validated already) only compares versions and
+    /// recomputes at most once; the walk takes over at the first dependency that needs more.
     func validate(_ root: GraphNode) {
+        let hasValue = root.beginCheck(in: self)
+        var index = 0
+        // A dependency to descend into found by that first pass.
+        var first: Unmanaged<GraphNode>?
+        if hasValue {
+            var needsWalk = false
+            while let (dependency, seen) = root.dependency(at: index) {
+                let flags = dependency._withUnsafeGuaranteedRef { (busy: $0.isBusy, check: $0.needsCheck(in: self)) }
+                if flags.busy || flags.check {
+                    if !flags.busy { first = dependency }
+                    needsWalk = true
+                    break
+                }
+                if dependency._withUnsafeGuaranteedRef({ $0.version }) != seen {
+                    root.recompute(in: self)
+                    return
+                }
+                index += 1
+            }
+            if !needsWalk { return }
+        }
+        // The walk, from the dependency that needs more (descending into it at once if it
+        // needs a check; a busy one is looked at again by the loop below).
         let base = checkStack.count
         var node = Unmanaged.passUnretained(root)
-        var mustRecompute = !root.beginCheck(in: self)
-        checkStack.append(CheckFrame(node: node, mustRecompute: mustRecompute))
-        var index = 0
+        var mustRecompute = !hasValue
+        checkStack.append(CheckFrame(node: node, index: index, mustRecompute: mustRecompute))
+        if let first {
+            node = first
+            mustRecompute = !first._withUnsafeGuaranteedRef { $0.beginCheck(in: self) }
+            checkStack.append(CheckFrame(node: first, mustRecompute: mustRecompute))
+            index = 0
+        }
         // The dependency at `index` was just checked: compare its version, do not descend.
         var returning = false
         while true {

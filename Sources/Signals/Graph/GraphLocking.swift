@@ -13,7 +13,7 @@ extension Graph {
     /// another).
     @inlinable @inline(__always) func lock(_ node: GraphNode) {
         let bits = node.componentBits.load(ordering: .acquiring)
-        if depth > 0 && bits == heldMember {
+        if bits == heldMember {
             depth += 1
             return
         }

@@ -51,8 +51,9 @@ extension Graph {
     /// (``heldMember``): a read then needs no lock round trip, since taking the lock again
     /// would only count up ``depth`` and down again, with nothing to deliver in between
     /// (delivery waits for the outermost unlock).
+    /// (`heldMember` is 0 whenever `depth` is 0, and no node's bits are 0: one comparison.)
     @inlinable @inline(__always) func holds(_ node: GraphNode) -> Bool {
-        depth > 0 && node.componentBits.load(ordering: .acquiring) == heldMember
+        node.componentBits.load(ordering: .acquiring) == heldMember
     }
 
     /// The value of `node`, recorded as read by the running computation. Caller holds
