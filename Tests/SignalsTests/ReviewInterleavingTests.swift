@@ -5,9 +5,9 @@ import Testing
 /// Review of issue 22: a derived property whose run reads `limit` for the first time, then
 /// waits (its lock released) for a property another thread is modifying; that thread
 /// writes `limit` meanwhile. Unobserved, the next read recomputes (the run's dependency
-/// records the version it saw). Observed, it does not: the node links to `limit` when its
-/// run ends, after the write, and nothing marks it stale, so it keeps a value computed
-/// from the old `limit` (contrary to "Locking" in Graph.swift: "counts as stale").
+/// records the version it saw). Observed, it used not to: the node links to `limit` when its
+/// run ends, after the write, which marked nothing; `DerivedNode.recompute` now takes a
+/// watched node whose new dependency moved during the run as stale ("Locking" in Graph.swift).
 @Suite("Signals: a write while a run waits for another component (review)")
 struct ReviewInterleavingTests {
     @Test(.timeLimit(.minutes(1))) func anObservedDerivedPropertyDoesNotLoseAWriteMadeWhileItWaits() {

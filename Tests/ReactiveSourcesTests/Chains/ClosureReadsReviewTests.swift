@@ -177,32 +177,20 @@ struct ClosureReadsReviewTests {
         let parent = SimpleDataSource(objects: [Item(id: 0, value: -1)])
         let limit = MutableProperty(10)
         let other = MutableProperty(0)
-        let atOther = DispatchSemaphore(value: 0)
-        let modifying = DispatchSemaphore(value: 0)
-        let done = DispatchSemaphore(value: 0)
+        let writer = WriterInsideModify()
         let filtered = parent.filter { item in
             guard item.value >= 0 else { return true }
             let bound = limit.value
-            atOther.signal()
+            writer.readerReachedOther()
             _ = other.value
             return item.value < bound
         }
         #expect(filtered.snapshot.allObjects.map(\.id) == [0])
-        let writer = Thread {
-            other.modify { value in
-                modifying.signal()
-                atOther.wait()
-                limit.value = 1
-                value += 1
-            }
-            done.signal()
-        }
-        writer.start()
-        modifying.wait()
+        writer.start(modifying: other) { limit.value = 1 }
         parent.append([Item(id: 1, value: 5)])
         // Computed while the writer was inside: either limit may have been seen.
         _ = filtered.snapshot
-        done.wait()
+        writer.waitUntilDone()
         #expect(limit.value == 1)
         #expect(filtered.snapshot.allObjects.map(\.id) == [0], "item 1 (value 5) must be hidden once limit is 1")
     }
@@ -212,39 +200,27 @@ struct ClosureReadsReviewTests {
         let limit = MutableProperty(10)
         let other = MutableProperty(0)
         let trigger = MutableProperty(false)
-        let atOther = DispatchSemaphore(value: 0)
-        let modifying = DispatchSemaphore(value: 0)
-        let done = DispatchSemaphore(value: 0)
+        let writer = WriterInsideModify()
         let shown = Property { () -> Bool in
             guard trigger.value else { return true }
             let bound = limit.value
-            atOther.signal()
+            writer.readerReachedOther()
             _ = other.value
             return 5 < bound
         }
         #expect(shown.value)
-        let writer = Thread {
-            other.modify { value in
-                modifying.signal()
-                atOther.wait()
-                limit.value = 1
-                value += 1
-            }
-            done.signal()
-        }
-        writer.start()
-        modifying.wait()
+        writer.start(modifying: other) { limit.value = 1 }
         trigger.value = true
         _ = shown.value
-        done.wait()
+        writer.waitUntilDone()
         #expect(shown.value == false)
     }
 }
 
 /// The interleaving of ``ClosureReadsReviewTests/aPropertyWrittenWhileThePredicateWaitsForAnotherComponentIsNotLost()``
-/// with the filter observed (linked to what it read). FAILS: Signals itself loses the write
+/// with the filter observed (linked to what it read). Signals itself used to lose the write
 /// for a linked node (see SignalsTests `ReviewInterleavingTests`): the node links to `limit`
-/// only when its run ends, after the write, and nothing marks it stale.
+/// only when its run ends, after the write; `DerivedNode.recompute` now takes it as stale.
 @Suite("Chains: properties read by closures, observed (review)")
 struct ClosureReadsObservedReviewTests {
     typealias Item = ClosureReadsReviewTests.Item
@@ -253,31 +229,19 @@ struct ClosureReadsObservedReviewTests {
         let parent = SimpleDataSource(objects: [Item(id: 0, value: -1)])
         let limit = MutableProperty(10)
         let other = MutableProperty(0)
-        let atOther = DispatchSemaphore(value: 0)
-        let modifying = DispatchSemaphore(value: 0)
-        let done = DispatchSemaphore(value: 0)
+        let writer = WriterInsideModify()
         let filtered = parent.filter { item in
             guard item.value >= 0 else { return true }
             let bound = limit.value
-            atOther.signal()
+            writer.readerReachedOther()
             _ = other.value
             return item.value < bound
         }
         let subscription = filtered.updates.observe { _ in }
         defer { subscription.cancel() }
-        let writer = Thread {
-            other.modify { value in
-                modifying.signal()
-                atOther.wait()
-                limit.value = 1
-                value += 1
-            }
-            done.signal()
-        }
-        writer.start()
-        modifying.wait()
+        writer.start(modifying: other) { limit.value = 1 }
         parent.append([Item(id: 1, value: 5)])
-        done.wait()
+        writer.waitUntilDone()
         #expect(filtered.snapshot.allObjects.map(\.id) == [0], "item 1 (value 5) must be hidden once limit is 1")
     }
 }
@@ -360,4 +324,33 @@ struct CrossGraphReviewTests {
 
 extension Int {
     fileprivate func clamped(_ low: Int) -> Int { Swift.max(self, low) }
+}
+
+/// Another thread inside `other.modify { }` (so a reader of `other` waits with its lock
+/// released) that makes `write` once the reader says it reached `other`, then ends the modify.
+final class WriterInsideModify: Sendable {
+    private let atOther = DispatchSemaphore(value: 0)
+    private let modifying = DispatchSemaphore(value: 0)
+    private let done = DispatchSemaphore(value: 0)
+
+    /// Starts the thread and returns once it is inside `other.modify`.
+    func start(modifying other: MutableProperty<Int>, write: @escaping @Sendable () -> Void) {
+        let thread = Thread { [atOther, modifying, done] in
+            other.modify { value in
+                modifying.signal()
+                atOther.wait()
+                write()
+                value += 1
+            }
+            done.signal()
+        }
+        thread.start()
+        modifying.wait()
+    }
+
+    /// Called by the reader right before it reads `other`.
+    func readerReachedOther() { atOther.signal() }
+
+    /// Returns once the thread has left `other.modify`.
+    func waitUntilDone() { done.wait() }
 }
