@@ -24,9 +24,6 @@ package final class ReadRecord: @unchecked Sendable {
     /// Whether the next recording is a full pass.
     private var startsFullPass = false
 
-    /// Whether nothing was recorded.
-    package var isEmpty: Bool { reads.isEmpty }
-
     /// Whether the record has grown past twice what the last full pass read, plus 64: then
     /// the owner should forget it and read everything again. O(1).
     package var isOverfull: Bool { reads.count > 2 &* afterFullPass &+ 64 }
