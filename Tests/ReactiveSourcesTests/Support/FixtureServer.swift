@@ -55,8 +55,10 @@ final class FixtureServer: @unchecked Sendable {
     }
 
     /// Returns once a data request tagged `tag` with `q=<query>` has reached the server
-    /// (`ended`: and was answered or aborted); false if none did within 30 s. One long poll.
-    func awaitRequest(tagged tag: String, query: String, ended: Bool = false) async throws -> Bool {
+    /// (`ended`: and was answered or aborted). A long poll, made again each time the server's
+    /// 30 s wait ends (a loaded machine or a sanitizer can keep the request's task off the
+    /// cooperative pool that long); false only after `polls` such waits, a hang guard.
+    func awaitRequest(tagged tag: String, query: String, ended: Bool = false, polls: Int = 10) async throws -> Bool {
         var components = URLComponents(url: baseURL.appendingPathComponent("_await"), resolvingAgainstBaseURL: false)!
         components.queryItems = [
             URLQueryItem(name: "tag", value: tag), URLQueryItem(name: "q", value: query),
@@ -64,8 +66,11 @@ final class FixtureServer: @unchecked Sendable {
         ]
         var request = URLRequest(url: components.url!)
         request.timeoutInterval = 60
-        let (data, _) = try await URLSession.shared.data(for: request)
-        return try JSONDecoder().decode([String: Bool].self, from: data)["ok"] == true
+        for _ in 0..<polls {
+            let (data, _) = try await URLSession.shared.data(for: request)
+            if try JSONDecoder().decode([String: Bool].self, from: data)["ok"] == true { return true }
+        }
+        return false
     }
 
     /// Releases the requests held at `gate` (those with `gate=<gate>` in their query).
