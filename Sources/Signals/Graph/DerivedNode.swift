@@ -176,8 +176,8 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
 
     /// Makes `reads` (each node once, kept alive by the caller) the dependency list, moving
     /// the subscriptions of a watched node; reuses the list's buffer when it can (no check in
-    /// progress may refer to its nodes: ``Graph/keepUntilChecked(_:)``). O(old + new), through
-    /// sets past 16 nodes.
+    /// progress may refer to its nodes: ``Graph/keepUntilChecked(_:)``). O(old x new) up to 16
+    /// nodes each, through sets beyond.
     private func replaceDependencies(with reads: UnsafeBufferPointer<Read>, in graph: Graph) {
         // The old list keeps its nodes alive while the subscriptions move.
         if isLinked { relink(to: reads, in: graph) }
