@@ -41,17 +41,6 @@ struct DependencyList {
         return true
     }
 
-    /// The first `count` dependencies of `list`.
-    init(prefixOf list: DependencyList, count: Int) {
-        var reads: [Read] = []
-        reads.reserveCapacity(count)
-        for index in 0..<count {
-            let (node, version) = list.dependency(at: index).unsafelyUnwrapped
-            reads.append(Read(node: node, version: version))
-        }
-        self = reads.withUnsafeBufferPointer { DependencyList($0) }
-    }
-
     /// A list of nodes a first run will read (their versions do not matter before it).
     init(inputs: [GraphNode]) {
         let reads = inputs.map { Read(node: Unmanaged.passUnretained($0), version: 0) }
@@ -72,6 +61,32 @@ struct DependencyList {
     }
 
     var isEmpty: Bool { reference == nil }
+
+    /// Calls `body` with the dependencies in read order, as reads (unretained nodes: valid
+    /// while this list is alive and unchanged). O(1).
+    @inline(__always)
+    func withReads<R>(_ body: (UnsafeBufferPointer<Read>) -> R) -> R {
+        guard let reference else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+        if singleVersion == Self.holdsBuffer {
+            // A `Dependency` is laid out as a `Read` (a class reference is one pointer).
+            return unsafeDowncast(reference, to: DependencyBuffer.self).withUnsafeMutablePointers { count, elements in
+                elements.withMemoryRebound(to: Read.self, capacity: count.pointee) {
+                    body(UnsafeBufferPointer(start: $0, count: count.pointee))
+                }
+            }
+        }
+        let single = Read(node: Unmanaged.passUnretained(unsafeDowncast(reference, to: GraphNode.self)), version: singleVersion)
+        return withUnsafePointer(to: single) { body(UnsafeBufferPointer(start: $0, count: 1)) }
+    }
+
+    /// Replaces the list with `reads` in its own buffer, when it holds one that no copy of
+    /// the list shares and that has room for them (two or more): retains the nodes that are
+    /// new at their position and releases the ones they replace. Returns false, changing
+    /// nothing, otherwise. O(reads), no allocation.
+    mutating func overwrite(with reads: UnsafeBufferPointer<Read>) -> Bool {
+        guard reads.count > 1, singleVersion == Self.holdsBuffer, isKnownUniquelyReferenced(&reference) else { return false }
+        return unsafeDowncast(reference.unsafelyUnwrapped, to: DependencyBuffer.self).overwrite(with: reads)
+    }
 
     var count: Int {
         guard let reference else { return 0 }
@@ -100,23 +115,6 @@ struct DependencyList {
             return false
         }
     }
-
-    /// Whether `node` is in the list (a linear search).
-    func containsNode(_ node: Unmanaged<GraphNode>) -> Bool {
-        var index = 0
-        while let (candidate, _) = dependency(at: index) {
-            if candidate.toOpaque() == node.toOpaque() { return true }
-            index += 1
-        }
-        return false
-    }
-
-    /// The identities of the nodes, for set differences.
-    func nodeIdentifiers() -> Set<ObjectIdentifier> {
-        var identifiers = Set<ObjectIdentifier>(minimumCapacity: count)
-        forEachNode { identifiers.insert(ObjectIdentifier($0)) }
-        return identifiers
-    }
 }
 
 /// Two or more dependencies in one allocation: the count, then the elements.
@@ -136,6 +134,27 @@ final class DependencyBuffer: ManagedBuffer<Int, Dependency> {
         _ = withUnsafeMutablePointers { count, elements in
             elements.deinitialize(count: count.pointee)
         }
+    }
+
+    /// See ``DependencyList/overwrite(with:)``.
+    func overwrite(with reads: UnsafeBufferPointer<Read>) -> Bool {
+        guard reads.count <= capacity else { return false }
+        withUnsafeMutablePointers { count, elements in
+            let old = count.pointee
+            for index in reads.indices {
+                let read = reads[index]
+                if index >= old {
+                    (elements + index).initialize(to: Dependency(node: read.node.takeUnretainedValue(), version: read.version))
+                } else if elements[index].node === read.node.takeUnretainedValue() {
+                    elements[index].version = read.version
+                } else {
+                    elements[index] = Dependency(node: read.node.takeUnretainedValue(), version: read.version)
+                }
+            }
+            if old > reads.count { (elements + reads.count).deinitialize(count: old - reads.count) }
+            count.pointee = reads.count
+        }
+        return true
     }
 
     @inline(__always)

@@ -145,21 +145,10 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         // A first computation that read nothing placed: a component of its own.
         if isUnplaced { graph.leaveNursery(to: GraphComponent()) }
         let matched = graph.endRun(run)
-        if matched == nil || matched! < dependencies.count {
-            let new = matched.map { DependencyList(prefixOf: dependencies, count: $0) }
-                ?? DependencyList(graph.collected.buffer(from: run.start))
-            let old = dependencies
-            dependencies = new
-            if graph.isChecking { graph.keepUntilChecked(old) }
-            // `old` and `new` keep their nodes alive while the subscriptions move.
-            if isLinked {
-                relink(from: old, to: new, in: graph)
-                // A node this run read for the first time was not linked yet: a write to it
-                // since the read (by another thread while this one waited with its lock
-                // released, or by this closure) marked nothing. Take the value as stale, as
-                // `settleLink` does, and tell the subscribers.
-                if new.contains(where: { $0.version != $1 }) && becomeStale(in: graph) { markSubscribersStale(in: graph) }
-            }
+        if let matched {
+            if matched < dependencies.count { keepPrefix(matched, in: graph) }
+        } else {
+            replaceDependencies(with: graph.collected.buffer(from: run.start), in: graph)
         }
         isComputing = false
         graph.endBusy()
@@ -174,30 +163,71 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         fatalError("abstract")
     }
 
-    /// Moves this watched node's subscriptions from the old dependency set to the new one.
-    /// Small lists (the usual case) are compared by linear search, large ones through sets.
-    private func relink(from old: DependencyList, to new: DependencyList, in graph: Graph) {
-        if old.count <= 16 && new.count <= 16 {
-            var index = 0
-            while let (node, _) = new.dependency(at: index) {
-                if !old.containsNode(node) { node._withUnsafeGuaranteedRef { $0.addSubscriber(self, in: graph) } }
-                index += 1
+    /// After a run that read only the first `count` dependencies, in order: drops the rest.
+    private func keepPrefix(_ count: Int, in graph: Graph) {
+        var reads: [Read] = []
+        reads.reserveCapacity(count)
+        for index in 0..<count {
+            let (node, version) = dependencies.dependency(at: index).unsafelyUnwrapped
+            reads.append(Read(node: node, version: version))
+        }
+        reads.withUnsafeBufferPointer { replaceDependencies(with: $0, in: graph) }
+    }
+
+    /// Makes `reads` (each node once, kept alive by the caller) the dependency list, moving
+    /// the subscriptions of a watched node; reuses the list's buffer when it can (no check in
+    /// progress may refer to its nodes: ``Graph/keepUntilChecked(_:)``). O(old x new) up to 16
+    /// nodes each, through sets beyond.
+    private func replaceDependencies(with reads: UnsafeBufferPointer<Read>, in graph: Graph) {
+        // The old list keeps its nodes alive while the subscriptions move.
+        if isLinked { relink(to: reads, in: graph) }
+        if graph.isChecking || !dependencies.overwrite(with: reads) {
+            let old = dependencies
+            dependencies = DependencyList(reads)
+            if graph.isChecking { graph.keepUntilChecked(old) }
+        }
+        // A node this run read for the first time was not linked yet: a write to it since
+        // the read (by another thread while this one waited with its lock released, or by
+        // this closure) marked nothing. Take the value as stale, as `settleLink` does, and
+        // tell the subscribers.
+        if isLinked && reads.contains(where: { $0.node._withUnsafeGuaranteedRef { $0.version } != $0.version })
+            && becomeStale(in: graph) {
+            markSubscribersStale(in: graph)
+        }
+    }
+
+    /// Moves this watched node's subscriptions from its dependency list to the nodes of `reads`.
+    private func relink(to reads: UnsafeBufferPointer<Read>, in graph: Graph) {
+        // The list is not replaced meanwhile: this node is computing.
+        dependencies.withReads { old in
+            if old.count <= 16 && reads.count <= 16 {
+                for read in reads where !Self.contains(read.node, in: old) {
+                    read.node._withUnsafeGuaranteedRef { $0.addSubscriber(self, in: graph) }
+                }
+                for read in old where !Self.contains(read.node, in: reads) {
+                    read.node._withUnsafeGuaranteedRef { $0.removeSubscriber(self, in: graph) }
+                }
+                return
             }
-            index = 0
-            while let (node, _) = old.dependency(at: index) {
-                if !new.containsNode(node) { node._withUnsafeGuaranteedRef { $0.removeSubscriber(self, in: graph) } }
-                index += 1
+            let oldIDs = Set(old.map { $0.node.toOpaque() })
+            let newIDs = Set(reads.map { $0.node.toOpaque() })
+            for read in reads where !oldIDs.contains(read.node.toOpaque()) {
+                read.node._withUnsafeGuaranteedRef { $0.addSubscriber(self, in: graph) }
             }
-            return
+            for read in old where !newIDs.contains(read.node.toOpaque()) {
+                read.node._withUnsafeGuaranteedRef { $0.removeSubscriber(self, in: graph) }
+            }
         }
-        let oldIDs = old.nodeIdentifiers()
-        let newIDs = new.nodeIdentifiers()
-        new.forEachNode { node in
-            if !oldIDs.contains(ObjectIdentifier(node)) { node.addSubscriber(self, in: graph) }
+    }
+
+    /// Whether `reads` has a read of `node`. O(reads).
+    @inline(__always) private static func contains(_ node: Unmanaged<GraphNode>, in reads: UnsafeBufferPointer<Read>) -> Bool {
+        var index = 0
+        while index < reads.count {
+            if reads[index].node.toOpaque() == node.toOpaque() { return true }
+            index &+= 1
         }
-        old.forEachNode { node in
-            if !newIDs.contains(ObjectIdentifier(node)) { node.removeSubscriber(self, in: graph) }
-        }
+        return false
     }
 
     final override func becomeStale(in graph: Graph) -> Bool {

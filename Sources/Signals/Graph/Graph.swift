@@ -225,11 +225,14 @@ final class Graph {
         guard end - run.start > 1 else { return }
         var kept = run.start
         if end - run.start <= 32 {
+            let reads = collected.base
             for index in run.start..<end {
-                let node = collected[index].node.toOpaque()
-                if !(run.start..<kept).contains(where: { collected[$0].node.toOpaque() == node }) {
-                    collected.swapAt(kept, index)
-                    kept += 1
+                let node = reads[index].node.toOpaque()
+                var other = run.start
+                while other < kept && reads[other].node.toOpaque() != node { other &+= 1 }
+                if other == kept {
+                    if kept != index { collected.swapAt(kept, index) }
+                    kept &+= 1
                 }
             }
         } else {
