@@ -115,10 +115,19 @@ final class SortTransform<Object: Hashable & Sendable>: RowTransform, @unchecked
             labels = order.map { labels[$0] }
             sources = order.map { sources[$0] }
         }
+        // Where each goes among the rows that stay (arrival i then lands at `points[i] + i`,
+        // after the i before it). The labels' paths to them are loaded together when the
+        // labels outgrow the cache (half a megabyte), so their misses overlap.
+        var points: [Int] = []
+        points.reserveCapacity(arrivalCount)
+        for index in 0..<arrivalCount {
+            points.append(Self.insertionPoint(of: values[index], label: labels[index], in: objects, labels: state.labels, less, bound: loops.bound))
+        }
+        if arrivalCount > 1 && state.labels.count >= 1 << 16 { state.labels.touchPaths(to: points) }
         var added: [Int] = []
         added.reserveCapacity(arrivalCount)
         for index in 0..<arrivalCount {
-            let item = Self.insertionPoint(of: values[index], label: labels[index], in: objects, labels: state.labels, less, bound: loops.bound)
+            let item = points[index] + index
             loops.insert(values[index], item, &objects)
             state.labels.insert(labels[index], at: item)
             added.append(item)

@@ -29,4 +29,15 @@ struct SpacedOutStorageTests {
         #expect(Array(storage) == model, "seed \(seed)")
         #expect((0..<model.count).allSatisfy { storage[$0] == model[$0] }, "seed \(seed)")
     }
+
+    @Test("loading the paths of inserts reads only", arguments: [0, 1, 1_000, 100_000])
+    func touchingPathsChangesNothing(count: Int) {
+        var storage = RowStorage(spacedOut: Array(0..<count))
+        storage.append(contentsOf: [count, count + 1])
+        let positions = [0, count / 3, count / 2, count, count + 1, count + 2]
+        storage.touchPaths(to: positions)
+        storage.touchPaths(to: [])
+        #expect(storage.invariantViolation() == nil)
+        #expect(Array(storage) == Array(0..<(count + 2)))
+    }
 }
