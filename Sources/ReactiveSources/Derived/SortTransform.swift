@@ -40,8 +40,8 @@ final class SortTransform<Object: Hashable & Sendable>: RowTransform, @unchecked
         var order = Array(values.indices)
         values.withUnsafeBufferPointer { values in loops.sort(comparator, values, &order) }
         return (
-            RowStorage(order.lazy.map { values[$0] }),
-            SectionState(parentLabels: RowStorage(labels), labels: RowStorage(order.lazy.map { labels[$0] }))
+            RowStorage(spacedOut: order.lazy.map { values[$0] }),
+            SectionState(parentLabels: RowStorage(labels), labels: RowStorage(spacedOut: order.lazy.map { labels[$0] }))
         )
     }
 
@@ -88,20 +88,51 @@ final class SortTransform<Object: Hashable & Sendable>: RowTransform, @unchecked
         let removed = (own.removed.map(\.own) + moving.map { $0.from }).sorted()
         RowEditing.remove(removed, from: &objects, using: loops.remove)
         RowEditing.remove(removed, from: &state.labels)
-        // 4. Insert in ascending order: each lands after the previous one, so positions are final.
-        var arriving: [(parent: Int?, from: Int?, value: Object, label: UInt64)] = []
-        arriving.reserveCapacity(edits.added.count + moving.count)
-        for (index, item) in edits.added.enumerated() { arriving.append((item, nil, new[item], addedLabels[index])) }
-        for change in moving { arriving.append((nil, change.from, change.value, change.label)) }
-        arriving.sort { precedes($0.value, $0.label, $1.value, $1.label) }
+        // 4. Insert in ascending order: each lands after the ones before it. Kept as parallel
+        //    arrays: tuples holding an `Object` cost a runtime metadata lookup per access here.
+        var values = ContiguousArray<Object>()
+        var labels: [UInt64] = []
+        /// An arriving row's parent item, or -1 - its old own item for a changed row that moves.
+        var sources: [Int] = []
+        let arrivalCount = edits.added.count + moving.count
+        values.reserveCapacity(arrivalCount)
+        labels.reserveCapacity(arrivalCount)
+        sources.reserveCapacity(arrivalCount)
+        for (index, item) in edits.added.enumerated() {
+            values.append(new[item])
+            labels.append(addedLabels[index])
+            sources.append(item)
+        }
+        for change in moving {
+            values.append(change.value)
+            labels.append(change.label)
+            sources.append(-1 - change.from)
+        }
+        if arrivalCount > 1 {
+            var order = Array(0..<arrivalCount)
+            order.sort { precedes(values[$0], labels[$0], values[$1], labels[$1]) }
+            values = ContiguousArray(order.lazy.map { values[$0] })
+            labels = order.map { labels[$0] }
+            sources = order.map { sources[$0] }
+        }
+        // Where each goes among the rows that stay (arrival i then lands at `points[i] + i`,
+        // after the i before it). The labels' paths to them are loaded together when the
+        // labels outgrow the cache (half a megabyte), so their misses overlap.
+        var points: [Int] = []
+        points.reserveCapacity(arrivalCount)
+        for index in 0..<arrivalCount {
+            points.append(Self.insertionPoint(of: values[index], label: labels[index], in: objects, labels: state.labels, less, bound: loops.bound))
+        }
+        if arrivalCount > 1 && state.labels.count >= 1 << 16 { state.labels.touchPaths(to: points) }
         var added: [Int] = []
-        for arrival in arriving {
-            let item = Self.insertionPoint(of: arrival.value, label: arrival.label, in: objects, labels: state.labels, less, bound: loops.bound)
-            loops.insert(arrival.value, item, &objects)
-            state.labels.insert(arrival.label, at: item)
+        added.reserveCapacity(arrivalCount)
+        for index in 0..<arrivalCount {
+            let item = points[index] + index
+            loops.insert(values[index], item, &objects)
+            state.labels.insert(labels[index], at: item)
             added.append(item)
-            if let parent = arrival.parent { own.added.append((parent, item)) }
-            if let from = arrival.from { own.moved.append((from, item)) }
+            let source = sources[index]
+            if source >= 0 { own.added.append((source, item)) } else { own.moved.append((-1 - source, item)) }
         }
         added.sort()
         for change in inPlace {
