@@ -44,7 +44,7 @@ extension RowStorageNode {
             nodes.removeFirst()
             return nodes
         }
-        defer { updateDensity() }
+        defer { updateSummary() }
         let (index, start) = child(insertingAt: offset)
         makeChildUnique(index)
         let entries = self.entries
@@ -95,7 +95,7 @@ extension RowStorageNode {
             removeElements(range)
             return
         }
-        defer { updateDensity() }
+        defer { updateSummary() }
         let entries = self.entries
         let removed = range.count
         let (first, firstStart) = child(containing: range.lowerBound)
