@@ -94,14 +94,15 @@ final class RowStorageNode<Element>: ManagedBuffer<RowStorageNodeHeader, Element
     /// Where an inner node's keys start in a tail at `tail`.
     @inlinable
     static func keysStart(_ tail: UnsafeMutablePointer<Element>) -> UnsafeMutableRawPointer {
-        let raw = UnsafeMutableRawPointer(tail)
-        return MemoryLayout<Element>.alignment >= MemoryLayout<Int32>.alignment ? raw : raw.alignedUp(for: Int32.self)
+        UnsafeMutableRawPointer(tail).alignedUp(toMultipleOf: MemoryLayout<Int32>.alignment)
     }
 
-    /// Where an inner node's entries start in a tail at `tail` (after the keys).
+    /// Where an inner node's entries start in a tail at `tail` (after the keys). Aligned by
+    /// a constant, not `alignedUp(for: Entry.self)`: in unspecialized code (a derived
+    /// source's generic methods) that looks up `Entry`'s metadata on every call.
     @inlinable
     static func entriesStart(_ tail: UnsafeMutablePointer<Element>) -> UnsafeMutableRawPointer {
-        (keysStart(tail) + keyBytes).alignedUp(for: Entry.self)
+        (keysStart(tail) + keyBytes).alignedUp(toMultipleOf: MemoryLayout<Entry>.alignment)
     }
 
     /// A leaf holding `items` (at most `leafCapacity`). O(items.count).
@@ -204,8 +205,7 @@ final class RowStorageNode<Element>: ManagedBuffer<RowStorageNodeHeader, Element
         let width = self.width
         let entries = self.entries
         let header = headerPointer
-        header.pointee.isDense = width == 0
-            || ((width < 2 || entries[width - 2].end == (width - 1) * childCapacity) && entries[width - 1].child.isDense)
+        updateDensity()
         let fits = width == 0 || entries[width - 1].end <= Int(Int32.max)
         header.pointee.hasKeys = fits
         guard fits else { return }
@@ -216,6 +216,30 @@ final class RowStorageNode<Element>: ManagedBuffer<RowStorageNodeHeader, Element
             start = entries[index].end
         }
         for index in width..<Self.innerCapacity { keys[index] = .max }
+    }
+
+    /// `updateSummary()` after the running counts from child `index` on moved by `delta`
+    /// and nothing else changed: the keys after `index` move by `delta`. O(width).
+    @inlinable
+    func updateSummary(shiftingKeysAfter index: Int, by delta: Int) {
+        updateDensity()
+        let width = self.width
+        guard headerPointer.pointee.hasKeys, entries[width - 1].end <= Int(Int32.max) else {
+            updateSummary()
+            return
+        }
+        let keys = self.keys
+        let shift = Int32(truncatingIfNeeded: delta)
+        for position in (index + 1)..<width { keys[position] &+= shift }
+    }
+
+    /// Recomputes an inner node's `isDense` from its entries and its last child's flag. O(1).
+    @inlinable
+    func updateDensity() {
+        let width = self.width
+        let entries = self.entries
+        headerPointer.pointee.isDense = width == 0
+            || ((width < 2 || entries[width - 2].end == (width - 1) * childCapacity) && entries[width - 1].child.isDense)
     }
 
     /// An inner node's search keys: key `i` is the offset of child `i`'s first element for
