@@ -94,15 +94,22 @@ final class RowStorageNode<Element>: ManagedBuffer<RowStorageNodeHeader, Element
     /// Where an inner node's keys start in a tail at `tail`.
     @inlinable
     static func keysStart(_ tail: UnsafeMutablePointer<Element>) -> UnsafeMutableRawPointer {
-        UnsafeMutableRawPointer(tail).alignedUp(toMultipleOf: MemoryLayout<Int32>.alignment)
+        let raw = UnsafeMutableRawPointer(tail)
+        return MemoryLayout<Element>.alignment >= MemoryLayout<Int32>.alignment ? raw : raw.alignedUp(toMultipleOf: MemoryLayout<Int32>.alignment)
     }
 
-    /// Where an inner node's entries start in a tail at `tail` (after the keys). Aligned by
-    /// a constant, not `alignedUp(for: Entry.self)`: in unspecialized code (a derived
-    /// source's generic methods) that looks up `Entry`'s metadata on every call.
+    /// Where an inner node's entries start in a tail at `tail` (after the keys): a constant
+    /// offset when elements are aligned at least as entries (the tail then is, and the keys
+    /// take a multiple of 8 bytes), so a read computes no alignment a level. Aligned by a
+    /// constant, not `alignedUp(for: Entry.self)`: in unspecialized code (a derived source's
+    /// generic methods) that looks up `Entry`'s metadata on every call.
     @inlinable
     static func entriesStart(_ tail: UnsafeMutablePointer<Element>) -> UnsafeMutableRawPointer {
-        (keysStart(tail) + keyBytes).alignedUp(toMultipleOf: MemoryLayout<Entry>.alignment)
+        let alignment = MemoryLayout<Entry>.alignment
+        if MemoryLayout<Element>.alignment >= alignment && keyBytes % alignment == 0 {
+            return UnsafeMutableRawPointer(tail) + keyBytes
+        }
+        return (keysStart(tail) + keyBytes).alignedUp(toMultipleOf: alignment)
     }
 
     /// A leaf holding `items` (at most `leafCapacity`). O(items.count).
