@@ -10,8 +10,8 @@
 /// when the storage is uniquely referenced. Appends go to the tail and touch the tree once
 /// per chunk. Reading an element is O(log n): a subtree laid out as by appends (every
 /// child but the last full: "dense") is walked by the offset's bits without reading a count,
-/// as Clojure's persistent vector does; other nodes guess the child from their average
-/// child count and correct the guess. Iteration walks the chunks. Indices are the `Int`s `0..<count`, like an `Array`'s;
+/// as Clojure's persistent vector does; other nodes count their children's starts at or
+/// before the offset with vector compares, without a branch. Iteration walks the chunks. Indices are the `Int`s `0..<count`, like an `Array`'s;
 /// out-of-range indices trap.
 public struct RowStorage<Element> {
     /// The tree holding the first `count - tail.count` elements; `nil` when it holds none.

@@ -325,11 +325,9 @@ final class RowStorageNode<Element>: ManagedBuffer<RowStorageNodeHeader, Element
         return searchChild(containing: offset)
     }
 
-    /// `child(containing:)` for a node that is not dense: a first guess from the children's
-    /// average count, then a walk to the child. (A guess from the first child's count alone
-    /// walks further after random inserts; a binary search without branches on the data
-    /// measured 2x slower: its chain of dependent loads keeps reads from overlapping.)
-    /// O(innerCapacity).
+    /// `child(containing:)` for a node that is not dense: `searchKeys`, or, for a node over
+    /// `Int32.max` elements (no keys), a first guess from the children's average count, then
+    /// a walk to the child. O(innerCapacity).
     @inlinable
     func searchChild(containing offset: Int) -> (index: Int, start: Int) {
         if _fastPath(headerPointer.pointee.hasKeys) {
@@ -347,7 +345,8 @@ final class RowStorageNode<Element>: ManagedBuffer<RowStorageNodeHeader, Element
     /// so below `Int32.max`), and that start: the keys after `offset` counted four at a time
     /// with vector compares, no branch (the unused keys are `Int32.max` and always count;
     /// key 0 is 0 and never does). A scalar loop, or a search that stops early, compiles to
-    /// a branch a key, mispredicted on every read. O(innerCapacity).
+    /// branches on the keys, often mispredicted, which keep reads from overlapping.
+    /// O(innerCapacity).
     @inlinable @inline(__always)
     static func searchKeys(_ keys: UnsafePointer<Int32>, containing offset: Int) -> (index: Int, start: Int) {
         let target = SIMD4<Int32>(repeating: Int32(truncatingIfNeeded: offset))
