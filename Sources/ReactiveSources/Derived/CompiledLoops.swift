@@ -125,7 +125,7 @@ struct CompiledLoops<Object>: Sendable {
                     }
                 }
                 if bit > 0 { words.append(word) }
-                return (RowStorage(kept), words)
+                return (RowStorage(roomy: kept), words)
             },
             gather: { sections, paths in
                 var objects = ContiguousArray<Object>()

@@ -23,7 +23,12 @@ final class Derivation<Transform: RowTransform>: NodeTransformer, @unchecked Sen
 
     let parent: any DataSource<Base>
     let transform: Transform
-    private var last: SnapshotUpdate<Base>?
+    /// The parent update followed last: its version, its sections' ``ParentChanges/shapes(_:)``,
+    /// and its snapshot only when the transform ``RowTransform/readsOldRows`` (holding it
+    /// would make the parent copy every path it edits next).
+    private var lastVersion: UInt64?
+    private var lastShapes: [Int] = []
+    private var lastSnapshot: Snapshot<Base>?
     /// Per section (parallel to the own snapshot's sections); optional so a section's state
     /// can be taken out while it changes (changing it in place in the array would copy it).
     private var states: [Transform.SectionState?] = []
@@ -59,16 +64,23 @@ final class Derivation<Transform: RowTransform>: NodeTransformer, @unchecked Sen
     }
 
     private func nextLocked(_ previous: SnapshotUpdate<Object>, parent update: SnapshotUpdate<Base>) -> SnapshotUpdate<Object> {
-        if let last, last.version == update.version { return previous }
-        defer { last = update }
-        if let last, let composed = update.changes(since: last.version),
+        if lastVersion == update.version { return previous }
+        defer { remember(update) }
+        if let lastVersion, let composed = update.changes(since: lastVersion),
            transform.followsLargeChanges || !Self.isLarge(composed, in: update.snapshot),
-           let parentChanges = ParentChanges(composed, old: last.snapshot, new: update.snapshot),
-           let (snapshot, changes) = follow(parentChanges, from: last.snapshot, to: update.snapshot, own: previous.snapshot) {
+           let parentChanges = ParentChanges(composed, oldShapes: lastShapes, new: update.snapshot),
+           let (snapshot, changes) = follow(parentChanges, to: update.snapshot, own: previous.snapshot) {
             if changes.isEmpty { return previous }
             return previous.next(snapshot, changes: changes)
         }
         return rebuilt(from: update.snapshot, previous: previous)
+    }
+
+    /// Records `update` as the one followed last. O(sections).
+    private func remember(_ update: SnapshotUpdate<Base>) {
+        lastVersion = update.version
+        lastShapes = ParentChanges.shapes(update.snapshot)
+        lastSnapshot = transform.readsOldRows ? update.snapshot : nil
     }
 
     /// Whether following `changes` row by row (O(k log n)) would cost more than deriving
@@ -100,7 +112,7 @@ final class Derivation<Transform: RowTransform>: NodeTransformer, @unchecked Sen
     func rederive(_ previous: SnapshotUpdate<Object>) -> SnapshotUpdate<Object> {
         let update = parent.updates.value
         return lock.withLock {
-            defer { last = update }
+            defer { remember(update) }
             closureReads.removeAll()
             return closureReads.recording { rederivedLocked(update, previous: previous) }
         }
@@ -108,7 +120,7 @@ final class Derivation<Transform: RowTransform>: NodeTransformer, @unchecked Sen
 
     private func rederivedLocked(_ update: SnapshotUpdate<Base>, previous: SnapshotUpdate<Object>) -> SnapshotUpdate<Object> {
         var result: SnapshotUpdate<Object>
-        if let last, last.version == update.version, let next = rederivedInPlace(from: update.snapshot, previous: previous) {
+        if lastVersion == update.version, let next = rederivedInPlace(from: update.snapshot, previous: previous) {
             result = next
         } else {
             result = rebuilt(from: update.snapshot, previous: previous)
@@ -146,12 +158,15 @@ final class Derivation<Transform: RowTransform>: NodeTransformer, @unchecked Sen
         return previous.next(Snapshot(sections: sections), changes: changes)
     }
 
-    /// The own snapshot and change set after the parent's `changes`, or `nil` if they cannot
-    /// be followed.
+    /// The own snapshot and change set after the parent's `changes` (from the parent update
+    /// followed last to `new`), or `nil` if they cannot be followed.
     private func follow(
-        _ changes: ParentChanges, from old: Snapshot<Base>, to new: Snapshot<Base>, own: Snapshot<Object>
+        _ changes: ParentChanges, to new: Snapshot<Base>, own: Snapshot<Object>
     ) -> (Snapshot<Object>, ChangeSet)? {
-        guard own.sections.count == old.sections.count, states.count == old.sections.count else { return nil }
+        let oldCount = lastShapes.count
+        guard own.sections.count == oldCount, states.count == oldCount else { return nil }
+        let old = lastSnapshot
+        if transform.readsOldRows && old?.sections.count != oldCount { return nil }
         var result = ChangeSet()
         var sections: [SnapshotSection<Object>] = []
         var newStates: [Transform.SectionState?] = []
@@ -180,7 +195,7 @@ final class Derivation<Transform: RowTransform>: NodeTransformer, @unchecked Sen
             let oldObjectCount = section.objects.count
             if let edits = changes.rows[index] {
                 guard let done = transform.follow(
-                    edits, old: old.sections[source].objects, new: parentSection.objects,
+                    edits, old: old?.sections[source].objects ?? RowStorage(), new: parentSection.objects,
                     objects: &section.objects, state: &state
                 ) else { return nil }
                 if pairsMoves {

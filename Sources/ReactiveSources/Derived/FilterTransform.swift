@@ -23,6 +23,8 @@ final class FilterTransform<Object: Hashable & Sendable>: RowTransform, @uncheck
         old.differences(to: new)
     }
 
+    var readsOldRows: Bool { false }
+
     func follow(
         _ edits: ParentChanges.Edits, old: RowStorage<Object>, new: RowStorage<Object>, objects: inout RowStorage<Object>, state bits: inout RankedBits
     ) -> OwnEdits? {

@@ -30,25 +30,30 @@ struct ParentChanges {
     /// Reads `changes`, which turns `old` into `new`; `nil` when it does not fit them (an
     /// index out of range, a row updated twice, or updated and inserted).
     init?<Object>(_ changes: ChangeSet, old: Snapshot<Object>, new: Snapshot<Object>) {
+        self.init(changes, oldShapes: Self.shapes(old), new: new)
+    }
+
+    /// Per section of `snapshot`, read once (reading a section per row copies it, and costs a
+    /// runtime metadata lookup in this generic code): its object count, times 2, plus 1 if it
+    /// ends with a placeholder row. O(sections).
+    static func shapes<Object>(_ snapshot: Snapshot<Object>) -> [Int] {
+        var shapes: [Int] = []
+        shapes.reserveCapacity(snapshot.sections.count)
+        for section in snapshot.sections { shapes.append(section.objects.count * 2 + (section.placeholder == nil ? 0 : 1)) }
+        return shapes
+    }
+
+    /// As ``init(_:old:new:)``, given only the old snapshot's ``shapes(_:)``.
+    init?<Object>(_ changes: ChangeSet, oldShapes: [Int], new: Snapshot<Object>) {
         guard let layout = SectionLayout(
-            oldCount: old.sections.count, deleted: changes.deletedSections,
+            oldCount: oldShapes.count, deleted: changes.deletedSections,
             inserted: changes.insertedSections, moved: changes.movedSections.map { ($0.from, $0.to) }
         ), layout.sources.count == new.sections.count else { return nil }
         sources = layout.sources
         deletedSections = changes.deletedSections
         movedSections = Set(changes.movedSections.map(\.from))
         let oldToNew = layout.oldToNew
-        // Per section, read once (reading a section per row copies it, and costs a runtime
-        // metadata lookup in this generic code): its object count, times 2, plus 1 if it
-        // ends with a placeholder row.
-        func shapes(_ snapshot: Snapshot<Object>) -> [Int] {
-            var shapes: [Int] = []
-            shapes.reserveCapacity(snapshot.sections.count)
-            for section in snapshot.sections { shapes.append(section.objects.count * 2 + (section.placeholder == nil ? 0 : 1)) }
-            return shapes
-        }
-        let oldShapes = shapes(old)
-        let newShapes = shapes(new)
+        let newShapes = Self.shapes(new)
         func isObject(_ path: RowPath, in shapes: [Int]) -> Bool {
             shapes.indices.contains(path.section) && path.item >= 0 && path.item < shapes[path.section] / 2
         }

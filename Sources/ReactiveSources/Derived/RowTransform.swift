@@ -27,6 +27,12 @@ protocol RowTransform: AnyObject, Sendable {
     /// O(k log n)); the derivation then follows changes of any size instead of rebuilding.
     var followsLargeChanges: Bool { get }
 
+    /// Whether ``follow(_:old:new:objects:state:)`` reads `old`. When it does not, the
+    /// derivation keeps no reference to the parent's previous rows (it is passed empty ones),
+    /// so a parent that nobody else holds edits its rows in place rather than copying the
+    /// paths it changes.
+    var readsOldRows: Bool { get }
+
     /// The parent item shown at own `item`, if the transform can tell cheaply.
     func parentItem(ofOwn item: Int, state: SectionState) -> Int?
 
@@ -39,6 +45,7 @@ protocol RowTransform: AnyObject, Sendable {
 
 extension RowTransform {
     var followsLargeChanges: Bool { false }
+    var readsOldRows: Bool { true }
 
     func rederivedEdits(from old: SectionState, to new: SectionState) -> (deleted: [Int], inserted: [Int])? { nil }
 }
