@@ -125,7 +125,7 @@ struct CompiledLoops<Object>: Sendable {
                     }
                 }
                 if bit > 0 { words.append(word) }
-                return (RowStorage(roomy: kept), words)
+                return (RowStorage(spacedOut: kept, eighths: 7), words)
             },
             gather: { sections, paths in
                 var objects = ContiguousArray<Object>()

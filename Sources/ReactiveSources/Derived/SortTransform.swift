@@ -40,8 +40,8 @@ final class SortTransform<Object: Hashable & Sendable>: RowTransform, @unchecked
         var order = Array(values.indices)
         values.withUnsafeBufferPointer { values in loops.sort(comparator, values, &order) }
         return (
-            RowStorage(spacedOut: order.lazy.map { values[$0] }),
-            SectionState(parentLabels: RowStorage(labels), labels: RowStorage(spacedOut: order.lazy.map { labels[$0] }))
+            RowStorage(spacedOut: order.lazy.map { values[$0] }, eighths: 6),
+            SectionState(parentLabels: RowStorage(labels), labels: RowStorage(spacedOut: order.lazy.map { labels[$0] }, eighths: 6))
         )
     }
 

@@ -1,21 +1,22 @@
-/// Storage for rows that take inserts at any position (a Sorted source's): built with room
-/// in every node, and the paths of several inserts loaded together before they run.
+/// Storage for rows that take inserts at any position (a Sorted or Filtered source's): built
+/// with room in every node, and the paths of several inserts loaded together before they run.
 extension RowStorage {
-    /// A storage holding `elements` in order, for rows that will take inserts at any position
-    /// (a Sorted source's): leaves and inner nodes are filled to about three quarters, evenly.
-    /// Built packed, the first insert into a full leaf splits it, and the full nodes above it
-    /// with it (several allocations and copies each time); here the first few inserts into
-    /// each leaf split nothing. Reads search their child on each level, as after random
-    /// inserts. O(n).
+    /// A storage holding `elements` in order, for rows that will take inserts at any position:
+    /// leaves and inner nodes are filled to `eighths` eighths of their capacity, evenly, so the
+    /// first inserts into a leaf split nothing (built packed, the first insert into a full leaf
+    /// splits it, and the full nodes above it with it). Bytes per row are about 8 / `eighths`
+    /// times a packed storage's; reads search their child on each level, as after random
+    /// inserts. `eighths` outside 1...8 is clamped. O(n).
     @inlinable
-    init<C: Collection>(spacedOut elements: C) where C.Element == Element {
+    init<C: Collection>(spacedOut elements: C, eighths: Int) where C.Element == Element {
         let total = elements.count
         guard total > 0 else {
             self.init()
             return
         }
         typealias Node = RowStorageNode<Element>
-        let perLeaf = Swift.max(1, Node.leafCapacity * 3 / 4)
+        let eighths = Swift.min(Swift.max(eighths, 1), 8)
+        let perLeaf = Swift.max(1, Node.leafCapacity * eighths / 8)
         var level = ContiguousArray<Node>()
         var start = elements.startIndex
         for size in Node.evenSizes(total, parts: (total + perLeaf - 1) / perLeaf) {
@@ -23,7 +24,7 @@ extension RowStorage {
             level.append(Node.leaf(elements[start..<end]))
             start = end
         }
-        let perInner = Node.innerCapacity * 3 / 4
+        let perInner = Swift.max(2, Node.innerCapacity * eighths / 8)
         while level.count > 1 {
             var parents = ContiguousArray<Node>()
             var first = 0
