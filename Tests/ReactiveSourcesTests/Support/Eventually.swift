@@ -195,8 +195,9 @@ func waitForCondition(
         Watchdog.shared.remove(wakeup)
         for subscription in subscriptions { subscription.cancel() }
     }
+    var seen: UInt64
     while true {
-        let seen = wakeup.count
+        seen = wakeup.count
         if condition() { return .held }
         if wakeup.hasEnded || Task.isCancelled { break }
         await step?()
@@ -205,8 +206,13 @@ func waitForCondition(
         } onCancel: {
             wakeup.end()
         }
+        // Ended by the guard: no extra check (it would hide a missing waker), only the last.
+        if wakeup.hasEnded { break }
     }
-    return .gaveUp(holdsNow: condition())
+    // A change that raced the end was woken for; one without a wake-up means a missing waker.
+    let changed = wakeup.count != seen
+    guard condition() else { return .gaveUp(holdsNow: false) }
+    return changed ? .held : .gaveUp(holdsNow: true)
 }
 
 /// Waits until `condition` holds, re-checking it after each change reported by `waker` and
