@@ -45,8 +45,20 @@ public final class ManualClock: Clock, @unchecked Sendable {
     private let lock = NSLock()
     private var current = Instant()
     private var sleepers: [UInt64: Sleeper] = [:]
-    /// Tasks waiting for a number of sleepers.
-    private var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    /// Tasks waiting for a number of sleepers (at least `count`, or none).
+    private var watchers: [(wants: SleeperCount, continuation: CheckedContinuation<Void, Never>)] = []
+
+    private enum SleeperCount {
+        case atLeast(Int)
+        case none
+
+        func holds(for count: Int) -> Bool {
+            switch self {
+            case .atLeast(let wanted): count >= wanted
+            case .none: count == 0
+            }
+        }
+    }
     private var nextID: UInt64 = 0
 
     /// Creates a clock at the instant zero.
@@ -80,7 +92,8 @@ public final class ManualClock: Clock, @unchecked Sendable {
                 if let resume { continuation.resume(with: resume) }
             }
         } onCancel: {
-            let sleeper = lock.withLock { sleepers.removeValue(forKey: id) }
+            let (sleeper, watchersDue) = lock.withLock { (sleepers.removeValue(forKey: id), takeDueWatchers()) }
+            for watcher in watchersDue { watcher.resume() }
             sleeper?.continuation.resume(throwing: CancellationError())
         }
     }
@@ -95,12 +108,13 @@ public final class ManualClock: Clock, @unchecked Sendable {
     /// Moves the clock to `instant` (an instant in the past is ignored) and wakes the
     /// sleepers whose deadline is reached, earliest first.
     public func advance(to instant: Instant) {
-        let due: [Sleeper] = lock.withLock {
+        let (due, watchersDue): ([Sleeper], [CheckedContinuation<Void, Never>]) = lock.withLock {
             if instant > current { current = instant }
             let reached = sleepers.filter { $0.value.deadline <= current }
             for id in reached.keys { sleepers[id] = nil }
-            return reached.values.sorted { $0.deadline < $1.deadline }
+            return (reached.values.sorted { $0.deadline < $1.deadline }, takeDueWatchers())
         }
+        for watcher in watchersDue { watcher.resume() }
         for sleeper in due { sleeper.continuation.resume() }
     }
 
@@ -108,10 +122,20 @@ public final class ManualClock: Clock, @unchecked Sendable {
     /// they are, or if the calling task is already cancelled). Use a test time limit to
     /// bound the wait.
     public func waitForSleepers(_ count: Int = 1) async {
+        await waitForSleepers(.atLeast(count))
+    }
+
+    /// Waits until no task is sleeping on this clock (returns at once if none is, or if the
+    /// calling task is already cancelled): for instance until a cancelled sleep has ended.
+    public func waitForNoSleepers() async {
+        await waitForSleepers(.none)
+    }
+
+    private func waitForSleepers(_ wanted: SleeperCount) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let ready = lock.withLock {
-                if sleepers.count >= count || Task.isCancelled { return true }
-                watchers.append((count, continuation))
+                if wanted.holds(for: sleepers.count) || Task.isCancelled { return true }
+                watchers.append((wanted, continuation))
                 return false
             }
             if ready { continuation.resume() }
@@ -123,7 +147,7 @@ public final class ManualClock: Clock, @unchecked Sendable {
         let count = sleepers.count
         var due: [CheckedContinuation<Void, Never>] = []
         watchers.removeAll { watcher in
-            guard watcher.count <= count else { return false }
+            guard watcher.wants.holds(for: count) else { return false }
             due.append(watcher.continuation)
             return true
         }

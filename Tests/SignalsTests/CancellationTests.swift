@@ -251,24 +251,30 @@ struct CancellationTests {
             let state = CancelRaceState()
             let (subscription, fire) = make {
                 state.enter()
-                usleep(100)
+                usleep(100)  // jitter, not a wait: a long call, so the cancel may land inside it
                 state.leave()
             }
             let stop = StopFlag()
+            let fires = FireCount()
             let writerDone = DispatchSemaphore(value: 0)
             Thread {
-                while !stop.isSet { fire() }
+                while !stop.isSet {
+                    fire()
+                    fires.increment()
+                }
                 writerDone.signal()
             }.start()
             let cancelled = await onOwnThread {
-                usleep(UInt32.random(in: 0...2_000))
+                usleep(UInt32.random(in: 0...2_000))  // jitter: a random cancel point in the writes
                 return runThreads(timeout: timeout, (0..<cancellers).map { _ in
                     { if cancelInBatch { batch { subscription.cancel() } } else { subscription.cancel() } }
                 })
             }
             await subscription.waitForLastCall()
             state.markCancelled()
-            await onOwnThread { usleep(1_000) }
+            // The writer fires again after the cancel: a call that starts now is caught.
+            let target = fires.value + 20
+            await onOwnThread { fires.wait(until: target) }
             stop.set()
             await onOwnThread { writerDone.wait() }
             guard cancelled else {
@@ -322,6 +328,32 @@ final class Rendezvous: Sendable {
         for (other, semaphore) in arrivals.enumerated() where other != index {
             _ = semaphore.wait(timeout: .now() + timeout)
         }
+    }
+}
+
+/// How many times a writer thread has fired; others can wait for a count.
+final class FireCount: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var count = 0
+
+    func increment() {
+        condition.lock()
+        count += 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    var value: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return count
+    }
+
+    /// Blocks the calling thread until the count reaches `target`.
+    func wait(until target: Int) {
+        condition.lock()
+        while count < target { condition.wait() }
+        condition.unlock()
     }
 }
 

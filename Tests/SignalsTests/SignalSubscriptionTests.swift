@@ -63,7 +63,7 @@ struct SubscriptionTests {
             let state = CancelRaceState()
             let subscription = property.observe(emitsCurrentValue: false) { _ in
                 state.enter()
-                usleep(100)
+                usleep(100)  // jitter, not a wait: a long call, so the cancel may land inside it
                 state.leave()
             }
             let writerDone = DispatchSemaphore(value: 0)
@@ -72,7 +72,7 @@ struct SubscriptionTests {
                 writerDone.signal()
             }.start()
             await onOwnThread {
-                usleep(UInt32.random(in: 0...2_000))
+                usleep(UInt32.random(in: 0...2_000))  // jitter: a random cancel point in the writes
                 subscription.cancel()
             }
             await subscription.waitForLastCall()

@@ -27,18 +27,37 @@ final class Token: Sendable {}
 /// blocking) the caller: Swift Testing runs tests, sync ones too, on the cooperative pool (one
 /// thread per core, two on CI), and a test blocking a pool thread for seconds holds it from
 /// every other suite's tasks.
+///
+/// `body` (and what it captures) is released before this returns: a thread's closure is freed
+/// only some time after the thread exits, so the threads hold it through a box emptied here.
 func onThreads(_ threads: Int, _ body: @escaping @Sendable (Int) -> Void) async {
+    let box = BodyBox(body)
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
         let group = DispatchGroup()
         for index in 0..<threads {
             group.enter()
             Thread {
-                body(index)
+                box.body?(index)
                 group.leave()
             }.start()
         }
-        group.notify(queue: .global()) { continuation.resume() }
+        group.notify(queue: .global()) {
+            box.release()
+            continuation.resume()
+        }
     }
+}
+
+/// A closure that can be dropped while others still hold the box.
+private final class BodyBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: (@Sendable (Int) -> Void)?
+
+    init(_ body: @escaping @Sendable (Int) -> Void) { stored = body }
+
+    var body: (@Sendable (Int) -> Void)? { lock.withLock { stored } }
+
+    func release() { lock.withLock { stored = nil } }
 }
 
 /// Runs `body` on a new thread and returns its result without blocking a thread of the

@@ -236,16 +236,16 @@ struct SegmentedReselectionReviewTests {
         let second = RemoteDataSource(name: "2", fetcher: secondFetcher)
         let segmented = SegmentedDataSource(children: [first, second])
         segmented.fetchData()
-        await eventually("first fetched") { firstFetcher.calls.count == 1 }
+        await eventually("first fetched", until: firstFetcher) { firstFetcher.calls.count == 1 }
         firstFetcher.calls[0].deliver([1, 2])
         firstFetcher.calls[0].finish()
-        await eventually("first finished") { first.loadState.value.status == .finished }
+        await eventually("first finished", until: first) { first.loadState.value.status == .finished }
         #expect(secondFetcher.calls.isEmpty, "not fetched before it is selected")
         segmented.selectedIndex.value = 1
-        await eventually("second fetched on first selection") { secondFetcher.calls.count == 1 }
+        await eventually("second fetched on first selection", until: secondFetcher) { secondFetcher.calls.count == 1 }
         secondFetcher.calls[0].deliver([7])
         secondFetcher.calls[0].finish()
-        await eventually("second finished") { second.loadState.value.status == .finished }
+        await eventually("second finished", until: second) { second.loadState.value.status == .finished }
         #expect(segmented.snapshot.allObjects == [7])
         segmented.selectedIndex.value = 0
         #expect(segmented.snapshot.allObjects == [1, 2])

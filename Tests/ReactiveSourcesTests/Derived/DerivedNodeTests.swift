@@ -37,17 +37,17 @@ struct DerivedNodeTests {
         defer { subscriptions.forEach { $0.cancel() } }
         #expect(node.loadState.value == parent.loadState.value, "\(name)")
         node.fetchData()
-        await eventually("first call") { fetcher.calls.count == 1 }
+        await eventually("first call", until: fetcher) { fetcher.calls.count == 1 }
         #expect(node.loadState.value == parent.loadState.value, "\(name)")
         fetcher.calls[0].deliver([3, 1, 2])
         fetcher.calls[0].finish()
-        await eventually("finished") { parent.loadState.value.status == .finished }
+        await eventually("finished", until: parent) { parent.loadState.value.status == .finished }
         #expect(node.loadState.value == parent.loadState.value, "\(name)")
         #expect(Set(node.snapshot.allObjects) == [1, 2, 3], "\(name)")
         node.fetchData()
-        await eventually("second call") { fetcher.calls.count == 2 }
+        await eventually("second call", until: fetcher) { fetcher.calls.count == 2 }
         node.cancelFetch()
-        await eventually("cancelled") { !parent.loadState.value.isFetching }
+        await eventually("cancelled", until: parent) { !parent.loadState.value.isFetching }
         #expect(node.loadState.value == parent.loadState.value, "\(name)")
         #expect(nodeEvents.values == parentEvents.values, "\(name)")
         #expect(parentEvents.values.first == .willLoad && parentEvents.values.last == .didFail(.cancelled), "\(name): \(parentEvents.values)")
@@ -108,17 +108,17 @@ struct DerivedNodeTests {
         let remote = RemoteDataSource(name: "r", fetcher: fetcher, placeholders: [])
         let multi = MultiDataSource(children: [remote.filter { $0 > 1 }.sorted(by: >)])
         multi.fetchData()
-        await eventually("first call") { fetcher.calls.count == 1 }
+        await eventually("first call", until: fetcher) { fetcher.calls.count == 1 }
         #expect(multi.snapshot.sections[0].placeholder == .loading)
         fetcher.calls[0].deliver([1, 2, 3])
         fetcher.calls[0].finish()
-        await eventually("finished") { multi.loadState.value.status == .finished }
+        await eventually("finished", until: multi) { multi.loadState.value.status == .finished }
         #expect(Array(multi.snapshot.sections[0].objects) == [3, 2])
         #expect(multi.snapshot.sections[0].placeholder == nil)
         multi.fetchData()
-        await eventually("second call") { fetcher.calls.count == 2 }
+        await eventually("second call", until: fetcher) { fetcher.calls.count == 2 }
         fetcher.calls[1].fail(TestFailure("boom"))
-        await eventually("failed") { !multi.loadState.value.isFetching }
+        await eventually("failed", until: multi) { !multi.loadState.value.isFetching }
         #expect(Array(multi.snapshot.sections[0].objects) == [3, 2], "the objects stay")
         #expect(multi.snapshot.sections[0].placeholder == .error(message: "boom"))
     }

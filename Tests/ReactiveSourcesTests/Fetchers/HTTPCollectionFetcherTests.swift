@@ -142,15 +142,11 @@ struct HTTPCollectionFetcherTests {
         // the server answer (or the request time out) first, so no abort was ever seen.
         let fetcher = fetcher("slow", query: [URLQueryItem(name: "ms", value: "300000"), URLQueryItem(name: "tag", value: tag)], timeout: 600)
         let task = Task { await run(fetcher) }
-        await eventually("request arrived") {
-            (try? syncRequests(server, tag))?.count == 1
-        }
+        await server.awaitRequests(tagged: tag)
         task.cancel()
         let result = await task.value
         #expect(result.error is CancellationError, "URLError(.cancelled) is mapped to CancellationError")
-        await eventually("server saw the abort") {
-            (try? syncRequests(server, tag))?.first?.aborted == true
-        }
+        await server.awaitRequests(tagged: tag, aborted: true)
     }
 }
 
@@ -172,8 +168,3 @@ func closedPort() throws -> Int {
     return Int(UInt16(bigEndian: address.sin_port))
 }
 
-/// The server's request log for `tag`, read synchronously (for polling in `eventually`).
-func syncRequests(_ server: FixtureServer, _ tag: String) throws -> [RecordedRequest] {
-    let data = try Data(contentsOf: server.baseURL.appendingPathComponent("_requests"))
-    return try JSONDecoder().decode([RecordedRequest].self, from: data).filter { $0.query["tag"] == tag }
-}

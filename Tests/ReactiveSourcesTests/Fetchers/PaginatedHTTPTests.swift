@@ -25,7 +25,7 @@ struct PaginatedHTTPTests {
     }
 
     func waitIdle(_ source: PaginatedDataSource<FixtureItem>) async {
-        await eventually("idle") { !source.loadState.value.isFetching && !source.pagination.value.isLoadingNextPage }
+        await eventually("idle", until: source) { !source.loadState.value.isFetching && !source.pagination.value.isLoadingNextPage }
     }
 
     @Test func pageNumberPagingParsesAllFourPaginatorKeysAndStopsAtTheLastPage() async throws {
@@ -122,7 +122,7 @@ struct PaginatedHTTPTests {
         feed.fetchData()
         #expect(feed.allObjects.count == 20, "old pages stay visible while refreshing")
         #expect(feed.contentState.value.phase == .refreshing)
-        await eventually("refresh A reached the server") { (try? syncRequests(server, tag))?.count == 3 }
+        await server.awaitRequests(tagged: tag, count: 3)  // refresh A reached the server
         let refreshB = feed.fetchData()
         #expect(await refreshB.outcome == .loaded(objects: 10))
         #expect(log.values == [.willLoad, .didFail(.cancelled), .willLoad, .didFinishLoading])
@@ -144,11 +144,11 @@ struct PaginatedHTTPTests {
         let feed = source("slow", tag: tag, extra: [URLQueryItem(name: "ms", value: "300000")], timeout: 600)
         let log = EventLog(feed)
         feed.fetchData()
-        await eventually("request arrived") { (try? syncRequests(server, tag))?.count == 1 }
+        await server.awaitRequests(tagged: tag)
         feed.cancelFetch()
         #expect(!feed.loadState.value.isFetching)
         #expect(log.values == [.willLoad, .didFail(.cancelled)])
-        await eventually("server saw the connection close") { (try? syncRequests(server, tag))?.first?.aborted == true }
+        await server.awaitRequests(tagged: tag, aborted: true)  // the server saw the connection close
     }
 
     @Test func cursorPagingSendsTheCursorBack() async throws {

@@ -20,7 +20,7 @@ struct PagingEndsTests {
         await feed.settled()
         for _ in 0..<limit where feed.hasMorePages {
             feed.fetchNextPage()
-            await eventually("page") { !feed.pagination.value.isLoadingNextPage }
+            await eventually("page", until: feed) { !feed.pagination.value.isLoadingNextPage }
         }
     }
 
@@ -53,10 +53,10 @@ struct PagingEndsTests {
         feed.fetchData()
         await feed.settled()
         feed.fetchNextPage()
-        await eventually("page 2") { feed.allObjects.count == 20 }
+        await eventually("page 2", until: feed) { feed.allObjects.count == 20 }
         try await server.script(tag: tag, [["body": body(page: 3, ids: Array(1...10))]])
         feed.fetchNextPage()
-        await eventually("page 3") { !feed.pagination.value.isLoadingNextPage }
+        await eventually("page 3", until: feed) { !feed.pagination.value.isLoadingNextPage }
         #expect(feed.allObjects.map(\.id) == Array(1...20))
         #expect(feed.pagination.value.end == .noNewObjects && !feed.hasMorePages)
         #expect(feed.snapshot.sections[0].placeholder == nil, "no loading-more row once paging ended")
@@ -80,7 +80,7 @@ struct PagingEndsTests {
         await feed.settled()
         try await server.script(tag: tag, [["body": body(page: 2, ids: [])]])
         feed.fetchNextPage()
-        await eventually("page 2") { !feed.pagination.value.isLoadingNextPage }
+        await eventually("page 2", until: feed) { !feed.pagination.value.isLoadingNextPage }
         #expect(feed.pagination.value.end == .emptyPage && !feed.hasMorePages)
         #expect(feed.pagination.value.info.numberOfPages == 4, "the declared count is still reported")
         #expect(feed.allObjects.count == 10)
@@ -116,7 +116,7 @@ struct FetcherMappingTests {
         await feed.settled()
         while feed.hasMorePages {
             feed.fetchNextPage()
-            await eventually("page") { !feed.pagination.value.isLoadingNextPage }
+            await eventually("page", until: feed) { !feed.pagination.value.isLoadingNextPage }
         }
         #expect(feed.allObjects.map(\.label) == stride(from: 2, through: 24, by: 2).map { "#\($0)" })
         #expect(feed.pagination.value.end == .lastPage)

@@ -107,7 +107,7 @@ struct RetryTests {
         source.cancelFetch()
         #expect(source.loadState.value.error == .cancelled)
         #expect(source.loadState.value.retry == nil)
-        await eventually("the wait ends") { clock.sleeperCount == 0 }
+        await clock.waitForNoSleepers()
         clock.advance(by: .seconds(3600))
         // A request sent after the cancel would reach the server; a later tagged request that
         // this test makes itself shows the server has seen everything sent before it.
@@ -137,7 +137,7 @@ struct RetryTests {
         #expect(feed.pagination.value.isLoadingNextPage)
         #expect(feed.loadState.value.retry == nil, "the first-page state is not touched")
         clock.advance(by: .seconds(1))
-        await eventually("page 2") { feed.allObjects.count == 20 }
+        await eventually("page 2", until: feed) { feed.allObjects.count == 20 }
         #expect(feed.pagination.value.retry == nil && feed.pagination.value.nextPage == .idle)
     }
 

@@ -323,7 +323,7 @@ extension BadInputCase {
     }
 
     static func idle(_ feed: PaginatedDataSource<FixtureItem>) async {
-        await eventually("idle") { !feed.loadState.value.isFetching && !feed.pagination.value.isLoadingNextPage }
+        await eventually("idle", until: feed) { !feed.loadState.value.isFetching && !feed.pagination.value.isLoadingNextPage }
     }
 
     /// A feed showing page 1 (ids 1...10).
@@ -506,7 +506,7 @@ extension BadInputCase {
                 let fetcher = ClosurePageFetcher<String> { _ in Page(objects: ["a", "b", "c"], next: .number(2)) }
                 let paginated = PaginatedDataSource(name: "feed", fetcher: fetcher)
                 paginated.fetchData()
-                await eventually("loaded") { paginated.allObjects.count == 3 }
+                await eventually("loaded", until: paginated) { paginated.allObjects.count == 3 }
                 source = paginated
             } else {
                 source = SimpleDataSource(name: "letters", objects: ["a", "b", "c"])

@@ -28,10 +28,10 @@ struct DroppedSourceTests {
             let feed = feed(transport)
             weakFeed = feed
             feed.fetchData()
-            await eventually("request sent") { transport.count == 1 }
+            await eventually("request sent", until: transport) { transport.count == 1 }
         }
         #expect(weakFeed == nil, "the source is freed while its fetch is in flight")
-        await eventually("the request is cancelled") { transport.requests.first?.isAnswered == true }
+        await eventually("the request is cancelled", until: transport) { transport.requests.first?.isAnswered == true }
     }
 
     @Test func droppingAPaginatedSourceDuringANextPageCancelsTheRequest() async {
@@ -41,16 +41,16 @@ struct DroppedSourceTests {
             let feed = feed(transport)
             weakFeed = WeakBox("PaginatedDataSource", feed)
             feed.fetchData()
-            await eventually("page 1 requested") { transport.count == 1 }
+            await eventually("page 1 requested", until: transport) { transport.count == 1 }
             transport.requests[0].answer(.success(page(1, transport.requests[0])))
-            await eventually("page 1 shown") { feed.pagination.value.loadedPages == 1 && feed.allObjects.count == 1 }
+            await eventually("page 1 shown", until: feed) { feed.pagination.value.loadedPages == 1 && feed.allObjects.count == 1 }
             feed.fetchNextPage()
-            await eventually("page 2 requested") { transport.count == 2 }
+            await eventually("page 2 requested", until: transport) { transport.count == 2 }
         }
         // Page 1's task holds the source until it returns from applying the page, which may
         // be just after the page is shown.
         #expect(await stillAlive(weakFeed.map { [$0] } ?? []) == [])
-        await eventually("the next-page request is cancelled") { transport.requests.last?.isAnswered == true }
+        await eventually("the next-page request is cancelled", until: transport) { transport.requests.last?.isAnswered == true }
     }
 
     @Test func droppingARemoteSourceDuringAFetchCancelsItAndEndsItsEvents() async {
@@ -63,13 +63,13 @@ struct DroppedSourceTests {
             weakSource = source
             subscription = source.loadEvents.observe { events.append($0) }
             source.fetchData()
-            await eventually("fetch started") { fetcher.calls.count == 1 }
+            await eventually("fetch started", until: fetcher) { fetcher.calls.count == 1 }
             fetcher.calls[0].deliver([1, 2])
-            await eventually("first batch") { source.allObjects == [1, 2] }
+            await eventually("first batch", until: source) { source.allObjects == [1, 2] }
         }
         #expect(weakSource == nil, "the source is freed while its fetch is in flight")
-        await eventually("the fetch is cancelled") { fetcher.calls[0].wasCancelled && fetcher.calls[0].hasEnded }
-        await eventually("the fetch ends with its finisher") { events.values.last == .didFail(.cancelled) }
+        await eventually("the fetch is cancelled", until: fetcher) { fetcher.calls[0].wasCancelled && fetcher.calls[0].hasEnded }
+        await eventually("the fetch ends with its finisher", until: events) { events.values.last == .didFail(.cancelled) }
         #expect(events.values == [.willLoad, .didPartiallyLoad, .didFail(.cancelled)])
         subscription.cancel()
     }

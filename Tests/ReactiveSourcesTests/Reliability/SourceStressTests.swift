@@ -118,7 +118,7 @@ struct SourceStressTests {
             // whole willLoad-finisher pair may still be on its way: the counts say when not).
             let multiFetches = calls.multi.value
             let expectedFinishers = (paginated: calls.paginated.value + multiFetches, remote: calls.remote.value + multiFetches)
-            await eventually("sources idle") {
+            await eventually("sources idle", until: paginated, remote, multi, logs.paginated, logs.remote, logs.multi) {
                 !paginated.loadState.value.isFetching && !paginated.pagination.value.isLoadingNextPage
                     && !remote.loadState.value.isFetching && !multi.loadState.value.isFetching
                     && logs.paginated.finishers >= expectedFinishers.paginated && logs.remote.finishers >= expectedFinishers.remote
@@ -144,19 +144,19 @@ struct SourceStressTests {
             // Now one clean pass: exact content everywhere.
             paginated.fetchData()
             remote.fetchData()
-            await eventually("refetched") {
+            await eventually("refetched", until: paginated, remote) {
                 !paginated.loadState.value.isFetching && !remote.loadState.value.isFetching
                     && paginated.allObjects.count == 5 && remote.allObjects == ["r1", "r2", "r3"]
             }
             while paginated.hasMorePages {
                 paginated.fetchNextPage()
-                await eventually("next page") { !paginated.pagination.value.isLoadingNextPage }
+                await eventually("next page", until: paginated) { !paginated.pagination.value.isLoadingNextPage }
             }
             #expect(paginated.allObjects == (1...30).map { "p\($0)" })
             #expect(paginated.pagination.value.loadedPages == 6)
             // A child's write may return before the Multi's observer of it has run (when that
             // observer is busy on another thread: documented), so the composition is awaited.
-            await eventually("multi composed") {
+            await eventually("multi composed", until: multi, paginated, remote, simple) {
                 multi.snapshot.sections.map { Array($0.objects) } == [paginated.allObjects, remote.allObjects, simple.allObjects]
             }
             #expect(derivedCount.value == 30 + 3 + simple.allObjects.count)

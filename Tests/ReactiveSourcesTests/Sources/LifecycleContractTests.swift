@@ -20,14 +20,14 @@ struct LifecycleContractTests {
     @Test func mappedOverRemote() async {
         let fetcher = ScriptedFetcher<Int>()
         let mapped = RemoteDataSource(name: "numbers", fetcher: fetcher).map { "#\($0)" }
-        await checkLifecycleContract(of: mapped, settle: Self.answerAll(fetcher))
+        await checkLifecycleContract(of: mapped, settle: Self.answerAll(fetcher), doubles: [fetcher])
         #expect(mapped.snapshot.sections[0].objects == ["#1", "#2", "#3"])
     }
 
     @Test func sectionedOverRemote() async {
         let fetcher = ScriptedFetcher<Int>()
         let sectioned = SectionedDataSource(child: RemoteDataSource(name: "numbers", fetcher: fetcher), key: { $0 % 2 })
-        await checkLifecycleContract(of: sectioned, settle: Self.answerAll(fetcher))
+        await checkLifecycleContract(of: sectioned, settle: Self.answerAll(fetcher), doubles: [fetcher])
         #expect(sectioned.snapshot.objectCount == 3)
     }
 
@@ -43,7 +43,7 @@ struct LifecycleContractTests {
         await checkLifecycleContract(of: multi, settle: {
             await answerFirst()
             await answerSecond()
-        })
+        }, doubles: [first, second])
     }
 
     @Test func cancellingAWrappedFetchEndsItAsCancelled() async {
@@ -51,9 +51,9 @@ struct LifecycleContractTests {
         let mapped = RemoteDataSource(name: "numbers", fetcher: fetcher).map { $0 + 1 }
         let log = EventLog(mapped)
         mapped.fetchData()
-        await eventually("call") { fetcher.calls.count == 1 }
+        await eventually("call", until: fetcher) { fetcher.calls.count == 1 }
         fetcher.calls[0].deliver([1])
-        await eventually("partial load") { log.values.count == 2 }
+        await eventually("partial load", until: log) { log.values.count == 2 }
         mapped.cancelFetch()
         await log.waitForFinishers(1)
         #expect(log.values == [.willLoad, .didPartiallyLoad, .didFail(.cancelled)])

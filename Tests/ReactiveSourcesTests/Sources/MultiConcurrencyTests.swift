@@ -210,7 +210,7 @@ struct MultiConcurrencyTests {
         let fetcher = ScriptedFetcher<Int>()
         let remote = RemoteDataSource(name: "r", fetcher: fetcher, placeholders: [])
         remote.fetchData()
-        await eventually("call") { fetcher.calls.count == 1 }
+        await eventually("call", until: fetcher) { fetcher.calls.count == 1 }
         let multi = MultiDataSource(children: [remote])
         #expect(multi.row(at: RowPath(item: 0, section: 0)) == .placeholder(.loading))
         #expect(multi.loadState.value.status == .loading)
@@ -219,11 +219,11 @@ struct MultiConcurrencyTests {
         defer { subscription.cancel() }
         fetcher.calls[0].deliver([7])
         fetcher.calls[0].finish()
-        await eventually("finished") { remote.loadState.value.status == .finished }
-        await eventually("composed") { multi.snapshot.allObjects == [7] }
+        await eventually("finished", until: remote) { remote.loadState.value.status == .finished }
+        await eventually("composed", until: multi) { multi.snapshot.allObjects == [7] }
         // The child's load state is readable once published; the Multi hears of its finisher
         // through an observer that runs after, on the publishing thread.
-        await eventually("the Multi finished") { multi.loadState.value.status == .finished && events.values.last == .didFinishLoading }
+        await eventually("the Multi finished", until: multi, events) { multi.loadState.value.status == .finished && events.values.last == .didFinishLoading }
         #expect(multi.loadState.value.status == .finished, "Multi: \(multi.loadState.value.status), \(multi.loadState.value.content)")
         #expect(events.values.last == .didFinishLoading)
     }

@@ -11,14 +11,14 @@ struct MultiFailureRowTests {
         let other = SimpleDataSource(name: "s", objects: [9])
         let multi = MultiDataSource(children: [child, other])
         child.fetchData()
-        await eventually("first call") { fetcher.calls.count == 1 }
+        await eventually("first call", until: fetcher) { fetcher.calls.count == 1 }
         fetcher.calls[0].deliver([1, 2])
         fetcher.calls[0].finish()
-        await eventually("loaded") { !child.loadState.value.isFetching }
+        await eventually("loaded", until: child) { !child.loadState.value.isFetching }
         child.fetchData()
-        await eventually("second call") { fetcher.calls.count == 2 }
+        await eventually("second call", until: fetcher) { fetcher.calls.count == 2 }
         fetcher.calls[1].fail(TestFailure("boom"))
-        await eventually("failed") { !child.loadState.value.isFetching }
+        await eventually("failed", until: child) { !child.loadState.value.isFetching }
         let section = multi.snapshot.sections[0]
         #expect(Array(section.objects) == [1, 2], "the objects stay")
         #expect(section.placeholder == .error(message: "boom"))
@@ -30,14 +30,14 @@ struct MultiFailureRowTests {
         let child = RemoteDataSource(name: "r", fetcher: fetcher, placeholders: [])
         let multi = MultiDataSource(children: [child])
         child.fetchData()
-        await eventually("first call") { fetcher.calls.count == 1 }
+        await eventually("first call", until: fetcher) { fetcher.calls.count == 1 }
         fetcher.calls[0].deliver([1])
         fetcher.calls[0].finish()
-        await eventually("loaded") { !child.loadState.value.isFetching }
+        await eventually("loaded", until: child) { !child.loadState.value.isFetching }
         child.fetchData()
-        await eventually("second call") { fetcher.calls.count == 2 }
+        await eventually("second call", until: fetcher) { fetcher.calls.count == 2 }
         fetcher.calls[1].fail(TestFailure("boom"))
-        await eventually("failed") { !child.loadState.value.isFetching }
+        await eventually("failed", until: child) { !child.loadState.value.isFetching }
         #expect(Array(multi.snapshot.sections[0].objects) == [1])
         #expect(multi.snapshot.sections[0].placeholder == .error(message: "boom"))
         child.fetchData()
@@ -77,7 +77,7 @@ struct MultiConsistencyTests {
                 }
             }
             multi.fetchData()
-            await eventually("the Multi finished") { finished.count > 0 }
+            await eventually("the Multi finished", until: finished) { finished.count > 0 }
             subscription.cancel()
             rows.cancel()
             #expect(problems.values.isEmpty, "\(problems.values.prefix(3))")

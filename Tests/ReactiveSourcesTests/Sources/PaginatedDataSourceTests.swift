@@ -3,8 +3,9 @@ import Signals
 import Testing
 @testable import ReactiveSources
 
-/// A page fetcher driven by the test: each request waits until the test answers it.
-final class ScriptedPageFetcher: PageFetcher, @unchecked Sendable {
+/// A page fetcher driven by the test: each request waits until the test answers it. Wakes
+/// waits when a request is recorded.
+final class ScriptedPageFetcher: PageFetcher, Wakes, @unchecked Sendable {
     final class Request: @unchecked Sendable {
         let token: PageToken
         let answer: AsyncStream<Result<Page<Int>, any Error>>
@@ -22,11 +23,14 @@ final class ScriptedPageFetcher: PageFetcher, @unchecked Sendable {
     private let lock = NSLock()
     private var storage: [Request] = []
     private var requestObserver: (@Sendable (Int) -> Void)?
+    private let pulse = Pulse()
     var requests: [Request] { lock.withLock { storage } }
     var tokens: [PageToken] { requests.map(\.token) }
 
     /// Calls `observer` with the number of requests so far, after each request is recorded.
     func onRequest(_ observer: @escaping @Sendable (Int) -> Void) { lock.withLock { requestObserver = observer } }
+
+    func onChange(_ wake: @escaping @Sendable () -> Void) -> SignalSubscription { pulse.onChange(wake) }
 
     func fetchPage(_ token: PageToken) async throws -> Page<Int> {
         let request = Request(token: token)
@@ -35,22 +39,31 @@ final class ScriptedPageFetcher: PageFetcher, @unchecked Sendable {
             return (storage.count, requestObserver)
         }
         observer?(count)
+        pulse.poke()
         for await result in request.answer { return try result.get() }
         throw CancellationError()
     }
 }
 
 /// Wraps a ``ScriptedPageFetcher`` and tells which requests are still open (not yet
-/// answered, failed or cancelled).
-final class OpenCountingFetcher: PageFetcher, @unchecked Sendable {
+/// answered, failed or cancelled). Wakes waits when a request opens or closes, and when
+/// the inner fetcher records one.
+final class OpenCountingFetcher: PageFetcher, Wakes, @unchecked Sendable {
     let inner = ScriptedPageFetcher()
     private let lock = NSLock()
     private var openTokens: [PageToken] = []
+    private let pulse = Pulse()
     var open: [PageToken] { lock.withLock { openTokens } }
+
+    func onChange(_ wake: @escaping @Sendable () -> Void) -> SignalSubscription { Wakers([pulse, inner]).onChange(wake) }
 
     func fetchPage(_ token: PageToken) async throws -> Page<Int> {
         lock.withLock { openTokens.append(token) }
-        defer { lock.withLock { _ = openTokens.remove(at: openTokens.firstIndex(of: token)!) } }
+        pulse.poke()
+        defer {
+            lock.withLock { _ = openTokens.remove(at: openTokens.firstIndex(of: token)!) }
+            pulse.poke()
+        }
         return try await inner.fetchPage(token)
     }
 }
@@ -82,7 +95,7 @@ struct PaginatedDataSourceTests {
         let source = PaginatedDataSource(name: "feed", fetcher: fetcher, placeholders: placeholders, maxPages: maxPages)
         let log = EventLog(source)
         source.fetchData()
-        await eventually("first request") { fetcher.requests.count == 1 }
+        await eventually("first request", until: fetcher) { fetcher.requests.count == 1 }
         fetcher.requests[0].respond([1, 2], next: .number(2), info: PageInfo(page: 1, pageSize: 2, numberOfPages: 3, totalCount: 6))
         await log.waitForFinishers(1)
         return (source, log)
@@ -98,16 +111,16 @@ struct PaginatedDataSourceTests {
 
         source.fetchNextPage()
         #expect(source.pagination.value.isLoadingNextPage)
-        await eventually("page 2 requested") { fetcher.requests.count == 2 }
+        await eventually("page 2 requested", until: fetcher) { fetcher.requests.count == 2 }
         #expect(fetcher.tokens == [.first, .number(2)])
         fetcher.requests[1].respond([3, 4], next: .number(3), info: PageInfo(page: 2, numberOfPages: 3))
         // The snapshot changes before the paging state is published: wait for the state.
-        await eventually("page 2") { source.pagination.value.loadedPages == 2 }
+        await eventually("page 2", until: source) { source.pagination.value.loadedPages == 2 }
         #expect(source.allObjects == [1, 2, 3, 4])
         source.fetchNextPage()
-        await eventually("page 3 requested") { fetcher.requests.count == 3 }
+        await eventually("page 3 requested", until: fetcher) { fetcher.requests.count == 3 }
         fetcher.requests[2].respond([5, 6], next: .number(4), info: PageInfo(page: 3, numberOfPages: 3))
-        await eventually("page 3") { source.pagination.value.loadedPages == 3 }
+        await eventually("page 3", until: source) { source.pagination.value.loadedPages == 3 }
         #expect(source.allObjects == [1, 2, 3, 4, 5, 6])
         #expect(!source.hasMorePages, "page 3 of 3 is the last")
         #expect(source.snapshot.sections[0].placeholder == nil)
@@ -121,9 +134,9 @@ struct PaginatedDataSourceTests {
         let fetcher = ScriptedPageFetcher()
         let (source, _) = await loaded(fetcher)
         source.fetchNextPage()
-        await eventually("request") { fetcher.requests.count == 2 }
+        await eventually("request", until: fetcher) { fetcher.requests.count == 2 }
         fetcher.requests[1].respond([], next: .number(3))
-        await eventually("ended") { !source.hasMorePages }
+        await eventually("ended", until: source) { !source.hasMorePages }
         #expect(source.allObjects == [1, 2])
     }
 
@@ -134,7 +147,7 @@ struct PaginatedDataSourceTests {
         source.willDisplayRow(at: RowPath(item: 1, section: 0))
         let afterDisplay = source.fetchNextPage()
         #expect((handles + [afterDisplay]).allSatisfy { $0 === handles[0] }, "every call joins the one load of page 2")
-        await eventually("request") { fetcher.requests.count == 2 }
+        await eventually("request", until: fetcher) { fetcher.requests.count == 2 }
         fetcher.requests[1].respond([3, 4], next: .number(3))
         // The load's outcome is set after its page is applied: a second request for page 2
         // (from a call that was not coalesced) would have been made before.
@@ -146,9 +159,9 @@ struct PaginatedDataSourceTests {
         let fetcher = ScriptedPageFetcher()
         let (source, log) = await loaded(fetcher, placeholders: .all)
         source.fetchNextPage()
-        await eventually("request") { fetcher.requests.count == 2 }
+        await eventually("request", until: fetcher) { fetcher.requests.count == 2 }
         fetcher.requests[1].fail(TestFailure("page 2 exploded"))
-        await eventually("failed") { source.pagination.value.nextPageError != nil }
+        await eventually("failed", until: source) { source.pagination.value.nextPageError != nil }
         #expect(source.pagination.value.nextPageError == .other(TestFailure("page 2 exploded")))
         #expect(source.loadState.value.content.phase == .loaded, "the first-load state is unaffected")
         #expect(source.snapshot.sections[0].placeholder == .error(message: "page 2 exploded"))
@@ -160,10 +173,10 @@ struct PaginatedDataSourceTests {
                 "display does not hammer a failed page")
         #expect(fetcher.requests.count == 2, "display does not hammer a failed page")
         source.fetchNextPage()
-        await eventually("retry") { fetcher.requests.count == 3 }
+        await eventually("retry", until: fetcher) { fetcher.requests.count == 3 }
         #expect(fetcher.tokens == [.first, .number(2), .number(2)])
         fetcher.requests[2].respond([3], next: nil)
-        await eventually("retried") { source.pagination.value.loadedPages == 2 }
+        await eventually("retried", until: source) { source.pagination.value.loadedPages == 2 }
         #expect(source.allObjects == [1, 2, 3])
         #expect(source.pagination.value.nextPage == .idle)
     }
@@ -173,7 +186,7 @@ struct PaginatedDataSourceTests {
         let source = PaginatedDataSource(name: "feed", fetcher: fetcher, prefetchDistance: 1)
         let log = EventLog(source)
         source.fetchData()
-        await eventually("first request") { fetcher.requests.count == 1 }
+        await eventually("first request", until: fetcher) { fetcher.requests.count == 1 }
         fetcher.requests[0].respond([1, 2, 3, 4], next: .number(2))
         await log.waitForFinishers(1)
         // A next-page load is reserved (state `.loading`) before willDisplayRow returns.
@@ -185,7 +198,7 @@ struct PaginatedDataSourceTests {
         #expect(fetcher.requests.count == 1)
         source.willDisplayRow(at: RowPath(item: 2, section: 0))
         #expect(source.pagination.value.isLoadingNextPage)
-        await eventually("prefetch") { fetcher.requests.count == 2 }
+        await eventually("prefetch", until: fetcher) { fetcher.requests.count == 2 }
         #expect(fetcher.tokens == [.first, .number(2)], "one request, from the last call")
     }
 
@@ -196,12 +209,12 @@ struct PaginatedDataSourceTests {
         let subscription = source.updates.observe(emitsCurrentValue: false) { shown.append($0.snapshot.allObjects) }
         defer { subscription.cancel() }
         let page2 = source.fetchNextPage()
-        await eventually("page 2 requested") { fetcher.requests.count == 2 }
+        await eventually("page 2 requested", until: fetcher) { fetcher.requests.count == 2 }
         source.fetchData()
         #expect(page2.currentOutcome == .cancelled, "the refresh ends the next-page load at once")
         #expect(source.allObjects == [1, 2], "old pages stay visible during a refresh")
         #expect(source.loadState.value.content.phase == .refreshing)
-        await eventually("refresh requested") { fetcher.requests.count == 3 }
+        await eventually("refresh requested", until: fetcher) { fetcher.requests.count == 3 }
         fetcher.requests[1].respond([3, 4], next: .number(3))
         fetcher.requests[2].respond([9, 8], next: .number(2))
         await log.waitForFinishers(2)
@@ -214,9 +227,9 @@ struct PaginatedDataSourceTests {
         let fetcher = ScriptedPageFetcher()
         let (source, _) = await loaded(fetcher)
         source.fetchNextPage()
-        await eventually("request") { fetcher.requests.count == 2 }
+        await eventually("request", until: fetcher) { fetcher.requests.count == 2 }
         fetcher.requests[1].respond([2, 3, 3], next: .number(3))
-        await eventually("page 2") { source.pagination.value.loadedPages == 2 }
+        await eventually("page 2", until: source) { source.pagination.value.loadedPages == 2 }
         #expect(source.allObjects == [1, 2, 3])
     }
 
@@ -233,9 +246,9 @@ struct PaginatedDataSourceTests {
         }
         let source = PaginatedDataSource(name: "posts", fetcher: fetcher)
         source.fetchData()
-        await eventually("first page") { source.pagination.value.loadedPages == 1 }
+        await eventually("first page", until: source) { source.pagination.value.loadedPages == 1 }
         source.fetchNextPage()
-        await eventually("second page") { source.pagination.value.loadedPages == 2 }
+        await eventually("second page", until: source) { source.pagination.value.loadedPages == 2 }
         #expect(source.allObjects.map(\.id) == [1, 2, 3], "post 2 shifted to page 2 with new likes: still one row")
         #expect(source.allObjects[1].likes == 0, "the first occurrence wins")
     }
@@ -253,16 +266,16 @@ struct PaginatedDataSourceTests {
         }
         let source = PaginatedDataSource(name: "colliding", fetcher: fetcher, maxPages: 1)
         source.fetchData()
-        await eventually("first page") { source.pagination.value.loadedPages == 1 }
+        await eventually("first page", until: source) { source.pagination.value.loadedPages == 1 }
         #expect(source.allObjects.map(\.id) == [1, 2])
         source.fetchNextPage()
-        await eventually("page 2") { source.pagination.value.loadedPages == 2 }
+        await eventually("page 2", until: source) { source.pagination.value.loadedPages == 2 }
         #expect(source.allObjects.map(\.id) == [3], "page 1 dropped: 1 and 2 forgotten")
         source.fetchNextPage()
-        await eventually("page 3") { source.pagination.value.loadedPages == 3 }
+        await eventually("page 3", until: source) { source.pagination.value.loadedPages == 3 }
         #expect(source.allObjects.map(\.id) == [1, 3, 4], "page 2 is dropped before page 3 is checked: 3 comes back")
         source.fetchNextPage()
-        await eventually("page 4") { source.pagination.value.loadedPages == 4 }
+        await eventually("page 4", until: source) { source.pagination.value.loadedPages == 4 }
         #expect(source.allObjects.map(\.id) == [1, 3, 4, 2], "page 3 is dropped first; 2 was forgotten with page 1")
     }
 
@@ -281,10 +294,10 @@ struct PaginatedDataSourceTests {
         }
         let source = PaginatedDataSource(name: "parity", fetcher: fetcher, maxPages: 2)
         source.fetchData()
-        await eventually("first page") { source.pagination.value.loadedPages == 1 }
+        await eventually("first page", until: source) { source.pagination.value.loadedPages == 1 }
         for page in 2...3 {
             source.fetchNextPage()
-            await eventually("page \(page)") { source.pagination.value.loadedPages == page }
+            await eventually("page \(page)", until: source) { source.pagination.value.loadedPages == page }
         }
         #expect(source.allObjects.map(\.id) == [3, 4, 2, 5, 6], "page 1 dropped first: 2 comes back, 4 and 3 are shown")
     }
@@ -325,7 +338,7 @@ struct PaginatedDataSourceTests {
         let fetcher = ScriptedPageFetcher()
         let (source, _) = await loaded(fetcher)
         source.fetchNextPage()
-        await eventually("page 2 requested") { fetcher.requests.count == 2 }
+        await eventually("page 2 requested", until: fetcher) { fetcher.requests.count == 2 }
         #expect(fetcher.tokens == [.first, .number(2)])
     }
 
@@ -383,7 +396,7 @@ struct PaginatedDataSourceTests {
         let subscription = observeAsAList(source)
         defer { subscription.cancel() }
         source.fetchData()
-        await eventually("every page") { source.pagination.value.loadedPages == pageCount }
+        await eventually("every page", until: source) { source.pagination.value.loadedPages == pageCount }
         #expect(source.allObjects == Array(1...pageCount))
         #expect(!source.hasMorePages)
     }
@@ -406,7 +419,7 @@ struct PaginatedDataSourceTests {
         let subscription = observeAsAList(source, before: { delivering.append(true) }, after: { delivering.append(false) })
         defer { subscription.cancel() }
         source.fetchData()
-        await eventually("every page") { source.pagination.value.loadedPages == pageCount }
+        await eventually("every page", until: source) { source.pagination.value.loadedPages == pageCount }
         #expect(source.allObjects == Array(1...pageCount))
         let seen = requests.values
         #expect(seen.map(\.page) == Array(1...pageCount))
@@ -429,13 +442,13 @@ struct PaginatedDataSourceTests {
         }
         defer { subscription.cancel() }
         source.fetchNextPage()
-        await eventually("page 2 requested") { fetcher.requests.count == 2 }
+        await eventually("page 2 requested", until: fetcher) { fetcher.requests.count == 2 }
         fetcher.requests[1].respond([3, 4], next: .number(3), info: PageInfo(page: 2, numberOfPages: 3))
-        await eventually("page 3 requested") { fetcher.requests.count == 3 }
+        await eventually("page 3 requested", until: fetcher) { fetcher.requests.count == 3 }
         #expect(fetcher.tokens == [.first, .number(2), .number(3)])
         #expect(source.pagination.value.isLoadingNextPage)
         fetcher.requests[2].respond([5, 6], next: nil, info: PageInfo(page: 3, numberOfPages: 3))
-        await eventually("page 3") { source.pagination.value.loadedPages == 3 }
+        await eventually("page 3", until: source) { source.pagination.value.loadedPages == 3 }
         #expect(source.allObjects == [1, 2, 3, 4, 5, 6])
     }
 
@@ -449,12 +462,12 @@ struct PaginatedDataSourceTests {
                 if refreshes { source.fetchData() } else { source.cancelFetch() }
             }
             source.fetchNextPage()
-            await eventually("page 2 requested") { fetcher.requests.count == 2 }
+            await eventually("page 2 requested", until: fetcher) { fetcher.requests.count == 2 }
             fetcher.requests[1].respond([3, 4], next: .number(3), info: PageInfo(page: 2, numberOfPages: 3))
-            await eventually("page 2") { source.pagination.value.loadedPages == 2 }
+            await eventually("page 2", until: source) { source.pagination.value.loadedPages == 2 }
             subscription.cancel()
             if refreshes {
-                await eventually("the refresh's request") { fetcher.requests.count == 3 }
+                await eventually("the refresh's request", until: fetcher) { fetcher.requests.count == 3 }
                 #expect(fetcher.tokens == [.first, .number(2), .first], "no page 3 request")
                 fetcher.requests[2].respond([7], next: nil)
                 await log.waitForFinishers(2)
@@ -465,7 +478,7 @@ struct PaginatedDataSourceTests {
                 // requested once; a request left to page 2's task would have come first.
                 let page3 = source.fetchNextPage()
                 #expect(page3.currentOutcome == nil)
-                await eventually("page 3 requested") { fetcher.requests.count == 3 }
+                await eventually("page 3 requested", until: fetcher) { fetcher.requests.count == 3 }
                 fetcher.requests[2].respond([5, 6], next: nil)
                 #expect(await page3.outcome == .loaded(objects: 2))
                 #expect(fetcher.tokens == [.first, .number(2), .number(3)], "no page 3 request before")
@@ -493,9 +506,9 @@ struct PaginatedDataSourceTests {
         let fetcher = OpenCountingFetcher()
         let source = PaginatedDataSource(name: "feed", fetcher: fetcher)
         source.fetchData()
-        await eventually("first request") { fetcher.inner.requests.count == 1 }
+        await eventually("first request", until: fetcher) { fetcher.inner.requests.count == 1 }
         fetcher.inner.requests[0].respond([1, 2], next: .number(2), info: PageInfo(page: 1, numberOfPages: 9))
-        await eventually("page 1") { source.pagination.value.loadedPages == 1 }
+        await eventually("page 1", until: source) { source.pagination.value.loadedPages == 1 }
 
         let release = DispatchSemaphore(value: 0)
         let page4Requested = DispatchSemaphore(value: 0)
@@ -520,23 +533,23 @@ struct PaginatedDataSourceTests {
         defer { asksForPage4.cancel(); holdsPage2.cancel() }
 
         source.fetchNextPage()
-        await eventually("page 2 requested") { fetcher.inner.requests.count == 2 }
+        await eventually("page 2 requested", until: fetcher) { fetcher.inner.requests.count == 2 }
         fetcher.inner.requests[1].respond([3, 4], next: .number(3), info: PageInfo(page: 2, numberOfPages: 9))
-        await eventually("page 2's delivery held") { held.count == 1 }
+        await eventually("page 2's delivery held", until: held) { held.count == 1 }
         source.fetchNextPage()
-        await eventually("page 3 requested") { fetcher.inner.requests.count == 3 }
+        await eventually("page 3 requested", until: fetcher) { fetcher.inner.requests.count == 3 }
         fetcher.inner.requests[2].respond([5, 6], next: .number(4), info: PageInfo(page: 3, numberOfPages: 9))
-        await eventually("page 4 requested") { fetcher.inner.requests.count == 4 }
-        await eventually("page 3") { source.pagination.value.loadedPages == 3 }
+        await eventually("page 4 requested", until: fetcher) { fetcher.inner.requests.count == 4 }
+        await eventually("page 3", until: source) { source.pagination.value.loadedPages == 3 }
         #expect(fetcher.inner.tokens == [.first, .number(2), .number(3), .number(4)])
 
         source.cancelFetch()
-        await eventually("the page 4 request cancelled") { fetcher.open.isEmpty }
+        await eventually("the page 4 request cancelled", until: fetcher) { fetcher.open.isEmpty }
         source.fetchNextPage()
-        await eventually("page 4 requested again") { fetcher.inner.requests.count == 5 }
+        await eventually("page 4 requested again", until: fetcher) { fetcher.inner.requests.count == 5 }
         #expect(fetcher.open == [.number(4)], "one page 4 request open")
         fetcher.inner.requests[4].respond([7, 8], next: nil)
-        await eventually("page 4") { source.pagination.value.loadedPages == 4 }
+        await eventually("page 4", until: source) { source.pagination.value.loadedPages == 4 }
         #expect(source.allObjects == Array(1...8))
     }
 
@@ -550,15 +563,15 @@ struct PaginatedDataSourceTests {
             if token == .first { return Page(objects: [1, 2], next: .number(2)) }
             box.source?.cancelFetch()
             defer { ended.append(true) }
-            try await Task.sleep(nanoseconds: 60_000_000_000)
+            try await untilCancelled()
             return Page(objects: [3], next: nil)
         }
         let source = PaginatedDataSource(name: "self-cancelling", fetcher: fetcher)
         box.source = source
         source.fetchData()
-        await eventually("page 1") { source.pagination.value.loadedPages == 1 }
+        await eventually("page 1", until: source) { source.pagination.value.loadedPages == 1 }
         source.fetchNextPage()
-        await eventually("the cancelled request ends") { ended.count == 1 }
+        await eventually("the cancelled request ends", until: ended) { ended.count == 1 }
         #expect(source.pagination.value.nextPage == .idle && source.allObjects == [1, 2])
     }
 
@@ -570,9 +583,9 @@ struct PaginatedDataSourceTests {
         defer { subscription.cancel() }
         for page in 2...3 {
             source.fetchNextPage()
-            await eventually("request") { fetcher.requests.count == page }
+            await eventually("request", until: fetcher) { fetcher.requests.count == page }
             fetcher.requests[page - 1].respond([page * 10, page * 10 + 1], next: .number(page + 1))
-            await eventually("page") { source.pagination.value.loadedPages == page }
+            await eventually("page", until: source) { source.pagination.value.loadedPages == page }
         }
         #expect(source.allObjects == [20, 21, 30, 31])
         expectChangeSetsReplay(seen.values)
@@ -587,16 +600,16 @@ struct PaginatedDataSourceTests {
         let subscription = source.updates.observe { seen.append($0) }
         defer { subscription.cancel() }
         source.fetchNextPage()
-        await eventually("request") { fetcher.requests.count == 2 }
+        await eventually("request", until: fetcher) { fetcher.requests.count == 2 }
         fetcher.requests[1].respond([2, 1, 2, 5], next: .number(3))
-        await eventually("page") { source.pagination.value.loadedPages == 2 }
+        await eventually("page", until: source) { source.pagination.value.loadedPages == 2 }
         #expect(source.allObjects == [2, 1, 5])
         #expect(source.snapshot.sections[0].rows.last == .placeholder(.loadingMore))
         // The next page replaces [2, 1, 5] and is checked only against itself.
         source.fetchNextPage()
-        await eventually("request") { fetcher.requests.count == 3 }
+        await eventually("request", until: fetcher) { fetcher.requests.count == 3 }
         fetcher.requests[2].respond([5, 6, 6], next: .number(4))
-        await eventually("page") { source.pagination.value.loadedPages == 3 }
+        await eventually("page", until: source) { source.pagination.value.loadedPages == 3 }
         #expect(source.allObjects == [5, 6])
         expectChangeSetsReplay(seen.values)
     }
@@ -608,7 +621,7 @@ struct PaginatedDataSourceTests {
         let subscription = source.updates.observe(emitsCurrentValue: false) { shown.append($0.snapshot.allObjects) }
         defer { subscription.cancel() }
         let page2 = source.fetchNextPage()
-        await eventually("request") { fetcher.requests.count == 2 }
+        await eventually("request", until: fetcher) { fetcher.requests.count == 2 }
         source.cancelFetch()
         #expect(page2.currentOutcome == .cancelled)
         #expect(source.pagination.value.nextPage == .idle)
@@ -631,6 +644,6 @@ struct PaginatedDataSourceTests {
                 answered.append(index)
                 request.respond([index], next: nil)
             }
-        })
+        }, doubles: [fetcher])
     }
 }

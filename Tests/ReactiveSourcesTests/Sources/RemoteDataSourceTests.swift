@@ -13,9 +13,9 @@ struct RemoteDataSourceTests {
         #expect(source.row(at: RowPath(item: 0, section: 0)) == .placeholder(.loading))
         #expect(source.loadState.value.content.phase == .loading)
         #expect(source.loadState.value.isFetching)
-        await eventually("call") { fetcher.calls.count == 1 }
+        await eventually("call", until: fetcher) { fetcher.calls.count == 1 }
         fetcher.calls[0].deliver(["a", "b"])
-        await eventually("first batch") { source.allObjects == ["a", "b"] }
+        await eventually("first batch", until: source) { source.allObjects == ["a", "b"] }
         #expect(source.numberOfRows(inSection: 0) == 2)
         fetcher.calls[0].deliver(["c"])
         fetcher.calls[0].finish()
@@ -31,7 +31,7 @@ struct RemoteDataSourceTests {
         let source = RemoteDataSource(name: "Feed", fetcher: fetcher)
         let log = EventLog(source)
         source.fetchData()
-        await eventually("call") { fetcher.calls.count == 1 }
+        await eventually("call", until: fetcher) { fetcher.calls.count == 1 }
         fetcher.calls[0].finish()
         await log.waitForFinishers(1)
         #expect(source.snapshot.sections[0].rows == [.placeholder(.noResults)])
@@ -44,7 +44,7 @@ struct RemoteDataSourceTests {
             let source = RemoteDataSource(name: "Feed", fetcher: fetcher, placeholders: options)
             let log = EventLog(source)
             source.fetchData()
-            await eventually("call") { fetcher.calls.count == 1 }
+            await eventually("call", until: fetcher) { fetcher.calls.count == 1 }
             fetcher.calls[0].fail(TestFailure("server on fire"))
             await log.waitForFinishers(1)
             #expect(log.values == [.willLoad, .didFail(.other(TestFailure("server on fire")))])
@@ -59,7 +59,7 @@ struct RemoteDataSourceTests {
         let source = RemoteDataSource(name: "Feed", fetcher: fetcher)
         let log = EventLog(source)
         source.fetchData()
-        await eventually("call") { fetcher.calls.count == 1 }
+        await eventually("call", until: fetcher) { fetcher.calls.count == 1 }
         fetcher.calls[0].deliver(["old1", "old2"])
         fetcher.calls[0].finish()
         await log.waitForFinishers(1)
@@ -68,9 +68,9 @@ struct RemoteDataSourceTests {
         #expect(source.loadState.value.content.phase == .refreshing)
         #expect(source.allObjects == ["old1", "old2"], "old content stays visible while refreshing")
         #expect(source.snapshot.sections[0].placeholder == nil)
-        await eventually("call") { fetcher.calls.count == 2 }
+        await eventually("call", until: fetcher) { fetcher.calls.count == 2 }
         fetcher.calls[1].deliver(["new"])
-        await eventually("batch delivered") { log.values.filter { $0 == .didPartiallyLoad }.count == 2 }
+        await eventually("batch delivered", until: log) { log.values.filter { $0 == .didPartiallyLoad }.count == 2 }
         #expect(source.allObjects == ["old1", "old2"], "a refresh's batches are held until it finishes")
         let version = source.updates.value.version
         fetcher.calls[1].deliver(["old2"])
@@ -86,12 +86,12 @@ struct RemoteDataSourceTests {
         let source = RemoteDataSource(name: "Feed", fetcher: fetcher)
         let log = EventLog(source)
         source.fetchData()
-        await eventually("call") { fetcher.calls.count == 1 }
+        await eventually("call", until: fetcher) { fetcher.calls.count == 1 }
         fetcher.calls[0].deliver(["keep"])
         fetcher.calls[0].finish()
         await log.waitForFinishers(1)
         source.fetchData()
-        await eventually("call") { fetcher.calls.count == 2 }
+        await eventually("call", until: fetcher) { fetcher.calls.count == 2 }
         fetcher.calls[1].fail(TestFailure("offline"))
         await log.waitForFinishers(2)
         #expect(source.allObjects == ["keep"])
@@ -103,7 +103,7 @@ struct RemoteDataSourceTests {
         let source = RemoteDataSource(name: "Feed", fetcher: fetcher, clearsContentOnRefresh: true)
         let log = EventLog(source)
         source.fetchData()
-        await eventually("call") { fetcher.calls.count == 1 }
+        await eventually("call", until: fetcher) { fetcher.calls.count == 1 }
         fetcher.calls[0].deliver(["x"])
         fetcher.calls[0].finish()
         await log.waitForFinishers(1)
@@ -121,9 +121,9 @@ struct RemoteDataSourceTests {
         source.fetchData()
         // Each fetch's call is made by its own task: wait for the first, so that `calls[0]`
         // is the superseded fetch's (the two tasks may otherwise start in either order).
-        await eventually("first call") { fetcher.calls.count == 1 }
+        await eventually("first call", until: fetcher) { fetcher.calls.count == 1 }
         source.fetchData()
-        await eventually("two calls") { fetcher.calls.count == 2 }
+        await eventually("two calls", until: fetcher) { fetcher.calls.count == 2 }
         // The newer fetch answers first; the older answers late and must not land.
         fetcher.calls[1].deliver(["new"])
         fetcher.calls[1].finish()
@@ -131,7 +131,7 @@ struct RemoteDataSourceTests {
         fetcher.calls[0].deliver(["stale"])
         fetcher.calls[0].finish()
         // Once the stale call has returned, any batch it delivered has gone through the sink.
-        await eventually("the stale call ended") { fetcher.calls[0].hasEnded }
+        await eventually("the stale call ended", until: fetcher) { fetcher.calls[0].hasEnded }
         #expect(source.allObjects == ["new"])
         #expect(log.values == [.willLoad, .didFail(.cancelled), .willLoad, .didPartiallyLoad, .didFinishLoading])
         #expect(fetcher.calls[0].wasCancelled, "the superseded fetch's task was cancelled")
@@ -186,14 +186,14 @@ struct RemoteDataSourceTests {
         let source = RemoteDataSource(name: "Feed", fetcher: fetcher)
         let log = EventLog(source)
         source.fetchData()
-        await eventually("call") { fetcher.calls.count == 1 }
+        await eventually("call", until: fetcher) { fetcher.calls.count == 1 }
         source.cancelFetch()
         await log.waitForFinishers(1)
         #expect(log.values == [.willLoad, .didFail(.cancelled)])
         #expect(!source.loadState.value.isFetching)
         #expect(source.loadState.value.content.phase == .initial)
         #expect(source.snapshot.sections[0].rows.isEmpty, "the loading row is removed")
-        await eventually("task cancelled") { fetcher.calls[0].wasCancelled && fetcher.calls[0].hasEnded }
+        await eventually("task cancelled", until: fetcher) { fetcher.calls[0].wasCancelled && fetcher.calls[0].hasEnded }
         source.cancelFetch()
         #expect(log.values.count == 2, "cancelling when idle sends nothing")
     }
@@ -206,7 +206,7 @@ struct RemoteDataSourceTests {
                 call.deliver([1, 2])
                 call.finish()
             }
-        })
+        }, doubles: [fetcher])
     }
 
     @Test func mappedFetcherTransformsAndReportsErrors() async {
@@ -218,9 +218,9 @@ struct RemoteDataSourceTests {
         })
         let log = EventLog(source)
         source.fetchData()
-        await eventually("call") { fetcher.calls.count == 1 }
+        await eventually("call", until: fetcher) { fetcher.calls.count == 1 }
         fetcher.calls[0].deliver([1, 2])
-        await eventually("batch") { source.allObjects == ["#1", "#2"] }
+        await eventually("batch", until: source) { source.allObjects == ["#1", "#2"] }
         fetcher.calls[0].deliver([3])
         await log.waitForFinishers(1)
         #expect(log.values.last?.isFinisher == true)

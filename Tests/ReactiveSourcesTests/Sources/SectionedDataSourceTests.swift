@@ -37,12 +37,12 @@ struct SectionedDataSourceTests {
         let log = EventLog(sectioned)
         sectioned.fetchData()
         #expect(sectioned.snapshot.sections.first?.placeholder == .loading, "the child's loading row shows while empty")
-        await eventually("call") { fetcher.calls.count == 1 }
+        await eventually("call", until: fetcher) { fetcher.calls.count == 1 }
         fetcher.calls[0].deliver(["apple", "banana"])
-        await eventually("first batch") { sectioned.snapshot.objectCount == 2 }
+        await eventually("first batch", until: sectioned) { sectioned.snapshot.objectCount == 2 }
         fetcher.calls[0].deliver(["avocado", "cherry"])
         // Wait for the observer, not a pull read: the writing thread may still be delivering.
-        await eventually("second batch observed") { seen.values.last?.snapshot.objectCount == 4 }
+        await eventually("second batch observed", until: seen) { seen.values.last?.snapshot.objectCount == 4 }
         #expect(sectioned.snapshot.sections.map { Array($0.objects) } == [["apple", "avocado"], ["banana"], ["cherry"]])
         let last = seen.values.last!
         #expect(last.changes.insertedRows == [RowPath(item: 1, section: 0)])
@@ -62,7 +62,7 @@ struct SectionedDataSourceTests {
         let sectioned = SectionedDataSource(child: RemoteDataSource(name: "w", fetcher: fetcher), key: { $0.count })
         let log = EventLog(sectioned)
         sectioned.fetchData()
-        await eventually("call") { fetcher.calls.count == 1 }
+        await eventually("call", until: fetcher) { fetcher.calls.count == 1 }
         fetcher.calls[0].fail(TestFailure("nope"))
         await log.waitForFinishers(1)
         #expect(log.values == [.willLoad, .didFail(.other(TestFailure("nope")))])

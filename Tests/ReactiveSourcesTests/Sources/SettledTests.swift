@@ -11,7 +11,7 @@ struct SettledTests {
         let fetcher = ScriptedFetcher<Int>()
         let source = RemoteDataSource(name: "numbers", fetcher: fetcher)
         source.fetchData()
-        await eventually("call") { fetcher.calls.count == 1 }
+        await eventually("call", until: fetcher) { fetcher.calls.count == 1 }
         return (fetcher, source)
     }
 
@@ -26,7 +26,7 @@ struct SettledTests {
         let (fetcher, source) = await fetchingSource()
         let waiter = Task { await source.settled() }
         fetcher.calls[0].deliver([1, 2])
-        await eventually("batch shown") { source.allObjects == [1, 2] }
+        await eventually("batch shown", until: source) { source.allObjects == [1, 2] }
         fetcher.calls[0].deliver([3])
         fetcher.calls[0].finish()
         let state = await waiter.value
@@ -51,8 +51,8 @@ struct SettledTests {
         let waiter = Task { settled.append(await source.settled()) }
         let superseded = fetcher.calls[0]
         source.fetchData()
-        await eventually("second call") { fetcher.calls.count == 2 }
-        await eventually("the superseded call ended") { superseded.hasEnded }
+        await eventually("second call", until: fetcher) { fetcher.calls.count == 2 }
+        await eventually("the superseded call ended", until: fetcher) { superseded.hasEnded }
         // The wait ends on a published state that is not fetching: there was none.
         #expect(!states.values.contains { !$0.isFetching }, "the superseded fetch's end is not the end of the wait: \(states.values)")
         #expect(settled.count == 0, "the superseded fetch's end is not the end of the wait")
@@ -76,7 +76,7 @@ struct SettledTests {
             settled.append(await multi.settled())
             shownWhenSettled.append(multi.snapshot.sections.map { Array($0.objects) })
         }
-        await eventually("calls") { first.calls.count == 1 && second.calls.count == 1 }
+        await eventually("calls", until: first, second) { first.calls.count == 1 && second.calls.count == 1 }
         first.calls[0].deliver([1])
         first.calls[0].finish()
         await multi.children[0].settled()

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Testing
 @testable import ReactiveSources
 
 /// The Python fixture server (fixture_server.py), started once per test process on
@@ -55,22 +56,43 @@ final class FixtureServer: @unchecked Sendable {
     }
 
     /// Returns once a data request tagged `tag` with `q=<query>` has reached the server
-    /// (`ended`: and was answered or aborted). A long poll, made again each time the server's
-    /// 30 s wait ends (a loaded machine or a sanitizer can keep the request's task off the
-    /// cooperative pool that long); false only after `polls` such waits, a hang guard.
-    func awaitRequest(tagged tag: String, query: String, ended: Bool = false, polls: Int = 10) async throws -> Bool {
-        var components = URLComponents(url: baseURL.appendingPathComponent("_await"), resolvingAgainstBaseURL: false)!
-        components.queryItems = [
-            URLQueryItem(name: "tag", value: tag), URLQueryItem(name: "q", value: query),
-            URLQueryItem(name: "ended", value: ended ? "1" : "0"),
-        ]
-        var request = URLRequest(url: components.url!)
-        request.timeoutInterval = 60
-        for _ in 0..<polls {
-            let (data, _) = try await URLSession.shared.data(for: request)
-            if try JSONDecoder().decode([String: Bool].self, from: data)["ok"] == true { return true }
+    /// (`ended`: and was answered or aborted); false if none did within `limit` seconds of pool
+    /// time (a hang guard: a loaded machine or a sanitizer can keep the request's task off the
+    /// cooperative pool for longer than one 30 s poll). Long polls, no polling.
+    func awaitRequest(tagged tag: String, query: String, ended: Bool = false, limit: TimeInterval = 120) async throws -> Bool {
+        let guardian = HangGuard(limit)
+        let parameters = ["tag": tag, "q": query, "ended": ended ? "1" : "0"]
+        while !Task.isCancelled && !guardian.hasExpired {
+            if try await awaitOnce(parameters) { return true }
         }
         return false
+    }
+
+    /// Returns once `count` data requests tagged `tag` have reached the server (`aborted`:
+    /// and the client closed their connection); records an issue and returns false if they
+    /// have not after `limit` seconds of pool time (a hang guard). Long polls, no polling.
+    @discardableResult
+    func awaitRequests(
+        tagged tag: String, count: Int = 1, aborted: Bool = false, limit: TimeInterval = 120,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async -> Bool {
+        let guardian = HangGuard(limit)
+        let parameters = ["tag": tag, "count": "\(count)", "aborted": aborted ? "1" : "0"]
+        // Each poll waits up to 30 s on the server's side; the next one starts at once.
+        while !Task.isCancelled && !guardian.hasExpired {
+            if (try? await awaitOnce(parameters)) == true { return true }
+        }
+        Issue.record("timed out waiting for \(count) request(s) tagged \(tag)\(aborted ? ", aborted" : "")", sourceLocation: sourceLocation)
+        return false
+    }
+
+    private func awaitOnce(_ parameters: [String: String]) async throws -> Bool {
+        var components = URLComponents(url: baseURL.appendingPathComponent("_await"), resolvingAgainstBaseURL: false)!
+        components.queryItems = parameters.map { URLQueryItem(name: $0.key, value: $0.value) }
+        var request = URLRequest(url: components.url!)
+        request.timeoutInterval = 60
+        let (data, _) = try await URLSession.shared.data(for: request)
+        return try JSONDecoder().decode([String: Bool].self, from: data)["ok"] == true
     }
 
     /// Releases the requests held at `gate` (those with `gate=<gate>` in their query).

@@ -41,4 +41,20 @@ struct ManualClockTests {
         try? await clock.sleep(until: clock.now)
         #expect(clock.now.offset == .zero, "a deadline already reached returns at once")
     }
+
+    @Test(.timeLimit(.minutes(10)))
+    func waitForNoSleepersReturnsOnceTheLastSleepEnds() async {
+        let clock = ManualClock()
+        await clock.waitForNoSleepers()  // none yet: at once
+        let cancelled = Task { try await clock.sleep(for: .seconds(60)) }
+        let woken = Task { try await clock.sleep(for: .seconds(1)) }
+        await clock.waitForSleepers(2)
+        let waiter = Task { await clock.waitForNoSleepers() }
+        cancelled.cancel()
+        #expect(clock.sleeperCount == 1)
+        clock.advance(by: .seconds(1))
+        await waiter.value
+        #expect(clock.sleeperCount == 0)
+        _ = try? await woken.value
+    }
 }

@@ -4,46 +4,22 @@ import Signals
 import Testing
 @testable import ReactiveSources
 
-/// A thread-safe list of values observed by a test.
-final class Recorder<Value: Sendable>: @unchecked Sendable {
+/// A thread-safe list of values observed by a test; wakes waits on each append.
+final class Recorder<Value: Sendable>: Wakes, @unchecked Sendable {
     private let lock = NSLock()
     private var storage: [Value] = []
+    private let pulse = Pulse()
 
-    func append(_ value: Value) { lock.withLock { storage.append(value) } }
+    func append(_ value: Value) {
+        lock.withLock { storage.append(value) }
+        pulse.poke()
+    }
+
+    func onChange(_ wake: @escaping @Sendable () -> Void) -> SignalSubscription { pulse.onChange(wake) }
 
     var values: [Value] { lock.withLock { storage } }
 
     var count: Int { lock.withLock { storage.count } }
-}
-
-/// Waits until `condition` holds, checking it every millisecond or so (yielding the thread
-/// between checks); records an issue and returns false if it still does not hold after
-/// `limit` seconds of pool time (see ``PoolClock``) and at least 10,000 checks.
-///
-/// The limit is a hang guard only (a broken library fails the test instead of hanging it),
-/// not a timing assertion: on a loaded 2-core machine, or under a sanitizer, the task that
-/// makes the condition true can wait minutes for a thread of the cooperative pool, and the
-/// guard does not advance meanwhile.
-@discardableResult
-func eventually(
-    _ what: String = "condition",
-    limit: TimeInterval = 120,
-    _ condition: @Sendable () -> Bool,
-    whileWaiting step: @Sendable () async -> Void = {},
-    sourceLocation: SourceLocation = #_sourceLocation
-) async -> Bool {
-    let guardian = HangGuard(limit)
-    var checks = 0
-    while true {
-        if condition() { return true }
-        if Task.isCancelled { break }
-        checks += 1
-        if checks >= 10_000 && guardian.hasExpired { break }
-        await step()
-        try? await Task.sleep(nanoseconds: 1_000_000)
-    }
-    Issue.record("timed out waiting for \(what) (hang guard: \(Int(limit)) s of pool time, \(checks) checks)", sourceLocation: sourceLocation)
-    return false
 }
 
 /// Expects each update's change set to turn the previous update's snapshot into its own, and
@@ -61,7 +37,7 @@ func expectChangeSetsReplay<Object: Hashable & Sendable>(
 }
 
 /// Records every load event of a source.
-final class EventLog: @unchecked Sendable {
+final class EventLog: Wakes, @unchecked Sendable {
     let events = Recorder<LoadEvent>()
     private var subscription: SignalSubscription?
 
@@ -71,10 +47,12 @@ final class EventLog: @unchecked Sendable {
 
     var values: [LoadEvent] { events.values }
 
+    func onChange(_ wake: @escaping @Sendable () -> Void) -> SignalSubscription { events.onChange(wake) }
+
     var finishers: Int { values.filter(\.isFinisher).count }
 
     func waitForFinishers(_ count: Int, sourceLocation: SourceLocation = #_sourceLocation) async {
-        await eventually("\(count) finishers", { self.finishers >= count }, sourceLocation: sourceLocation)
+        await eventually("\(count) finishers", wakers: [self], condition: { self.finishers >= count }, sourceLocation: sourceLocation)
     }
 }
 
@@ -100,18 +78,20 @@ func lifecycleViolation(_ events: [LoadEvent], allowsOpenFetch: Bool = false) ->
 
 /// Checks the lifecycle contract on any source: a fetch, a fetch superseded by another, and
 /// a cancelled fetch each produce exactly one willLoad and one finisher, and `isFetching`
-/// ends false. `settle` lets the test complete pending fetches (e.g. answer a fake fetcher).
+/// ends false. `settle` lets the test complete pending fetches (e.g. answer a fake fetcher);
+/// it runs again after each change of the source or of `doubles` (the fetchers it answers).
 func checkLifecycleContract(
     of source: some DataSource,
-    settle: @Sendable () async -> Void = {},
+    settle: @escaping @Sendable () async -> Void = {},
+    doubles: [any Wakes] = [],
     sourceLocation: SourceLocation = #_sourceLocation
 ) async {
     let log = EventLog(source)
     // Fetches may start asynchronously: keep settling until the finishers arrive.
     func settleUntil(_ count: Int) async {
-        await eventually("\(count) finishers", {
+        await eventually("\(count) finishers", wakers: [log, sourceChanges(source)] + doubles, condition: {
             log.finishers >= count
-        }, whileWaiting: settle, sourceLocation: sourceLocation)
+        }, step: settle, sourceLocation: sourceLocation)
     }
     source.fetchData()
     await settleUntil(1)

@@ -1,9 +1,11 @@
 import Foundation
+import Signals
 @testable import ReactiveSources
 
 /// A fetcher whose every call is driven by the test: deliver batches, finish or fail, in any
-/// order across calls. Cancellation makes the call throw `CancellationError`.
-final class ScriptedFetcher<Object: Sendable>: Fetcher, @unchecked Sendable {
+/// order across calls. Cancellation makes the call throw `CancellationError`. Wakes waits
+/// when a call starts, is cancelled or ends.
+final class ScriptedFetcher<Object: Sendable>: Fetcher, Wakes, @unchecked Sendable {
     enum Command: Sendable {
         case batch([Object])
         case finish
@@ -17,8 +19,10 @@ final class ScriptedFetcher<Object: Sendable>: Fetcher, @unchecked Sendable {
         private let lock = NSLock()
         private var cancelled = false
         private var ended = false
+        private let pulse: Pulse
 
-        init() {
+        init(_ pulse: Pulse) {
+            self.pulse = pulse
             (commands, continuation) = AsyncStream<Command>.makeStream()
         }
 
@@ -28,19 +32,29 @@ final class ScriptedFetcher<Object: Sendable>: Fetcher, @unchecked Sendable {
 
         var wasCancelled: Bool { lock.withLock { cancelled } }
         var hasEnded: Bool { lock.withLock { ended } }
-        func markCancelled() { lock.withLock { cancelled = true } }
-        func markEnded() { lock.withLock { ended = true } }
+        func markCancelled() {
+            lock.withLock { cancelled = true }
+            pulse.poke()
+        }
+        func markEnded() {
+            lock.withLock { ended = true }
+            pulse.poke()
+        }
     }
 
     private let lock = NSLock()
     private var storage: [Call] = []
+    private let pulse = Pulse()
 
     /// Every call so far, oldest first.
     var calls: [Call] { lock.withLock { storage } }
 
+    func onChange(_ wake: @escaping @Sendable () -> Void) -> SignalSubscription { pulse.onChange(wake) }
+
     func fetch(into sink: FetchSink<Object>) async throws {
-        let call = Call()
+        let call = Call(pulse)
         lock.withLock { storage.append(call) }
+        pulse.poke()
         defer { call.markEnded() }
         try await withTaskCancellationHandler {
             for await command in call.commands {

@@ -3,7 +3,7 @@ import Foundation
 // Helpers for tests that need threads of their own. Swift Testing runs test functions, sync
 // ones included, on the cooperative pool, which has one thread per core (two on CI). A test
 // that blocks a pool thread (a semaphore, a dispatch group, a spin) holds it from every other
-// test's tasks: fetch tasks, `eventually` polls, `Pulse` waits. Under load two such tests at
+// test's tasks: fetch tasks, and the tasks `eventually` wakes. Under load two such tests at
 // once left the pool without a thread for tens of seconds, and waits in other suites timed
 // out. So blocking code runs on threads of its own, and the test awaits it (suspending).
 

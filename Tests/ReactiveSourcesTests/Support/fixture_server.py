@@ -31,8 +31,10 @@ Routes (all GET unless noted; every data route honours the /_script queue):
   /_requests                           JSON list of the requests seen since the last reset
   /_page                               a 5-item /items page, not recorded and not scripted (for
                                         tests that send thousands of requests)
-  /_await?tag=T&q=Q&ended=0|1          answers {"ok": true} once a data request tagged T with
-                                        q=Q has arrived (ended=1: and completed or aborted);
+  /_await?tag=T&q=Q&ended=0|1&aborted=0|1&count=N
+                                       answers {"ok": true} once N (default 1) data requests
+                                        tagged T (with q=Q if given) have arrived (ended=1: and
+                                        completed or aborted; aborted=1: and aborted);
                                         {"ok": false} after 30 s. One long poll, no polling.
   POST /_open?gate=G                   releases the requests held at gate G (and later ones)
   POST /_reset                         forget requests and the script
@@ -165,8 +167,10 @@ class Handler(BaseHTTPRequestHandler):
             return self.route("/items", {"page": "1", "page_size": "5", "total": "100"})
         if path == "/_await":
             def seen():
-                return any(r["query"].get("tag") == query.get("tag") and r["query"].get("q") == query.get("q")
-                           and (query.get("ended") != "1" or r["completed"] or r["aborted"]) for r in REQUESTS)
+                return sum(1 for r in REQUESTS if r["query"].get("tag") == query.get("tag")
+                           and ("q" not in query or r["query"].get("q") == query["q"])
+                           and (query.get("ended") != "1" or r["completed"] or r["aborted"])
+                           and (query.get("aborted") != "1" or r["aborted"])) >= int(query.get("count", "1"))
             with LOCK:
                 ok = CHANGED.wait_for(seen, timeout=30)
             return self.reply(200, {"ok": bool(ok)})

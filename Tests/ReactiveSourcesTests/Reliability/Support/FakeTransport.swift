@@ -2,16 +2,17 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Signals
 @testable import ReactiveSources
 
 /// An in-memory ``HTTPTransport`` whose every request waits until the test answers it, in
 /// whatever order the test chooses. It records every request (URL, page number, arrival
-/// order) and calls `onChange` when a request arrives or ends.
+/// order) and calls `onChange` (and wakes waits) when a request arrives or ends.
 ///
 /// Each request either honours cancellation (the waiting call throws `CancellationError`
 /// as soon as its task is cancelled, like ``URLSessionTransport``) or ignores it (the call
 /// goes on waiting and returns whatever the test answers later: a late, stale response).
-final class FakeTransport: HTTPTransport, @unchecked Sendable {
+final class FakeTransport: HTTPTransport, Wakes, @unchecked Sendable {
     /// One request and its pending answer.
     final class Request: @unchecked Sendable {
         let id: Int
@@ -74,8 +75,17 @@ final class FakeTransport: HTTPTransport, @unchecked Sendable {
     /// `honoursCancellation(id)` decides, per request, whether cancellation ends it at once.
     init(honoursCancellation: @escaping @Sendable (Int) -> Bool = { _ in true }, onChange: @escaping @Sendable () -> Void = {}) {
         self.honoursCancellation = honoursCancellation
-        self.onChange = onChange
+        let pulse = Pulse()
+        self.pulse = pulse
+        self.onChange = {
+            pulse.poke()
+            onChange()
+        }
     }
+
+    private let pulse: Pulse
+
+    func onChange(_ wake: @escaping @Sendable () -> Void) -> SignalSubscription { pulse.onChange(wake) }
 
     /// Every request so far, in arrival order.
     var requests: [Request] { lock.withLock { storage } }
