@@ -21,6 +21,8 @@ final class CompactMapTransform<Base: Hashable & Sendable, Object: Hashable & Se
         return (RowStorage(objects), RankedBits(bits))
     }
 
+    var readsOldRows: Bool { false }
+
     func follow(
         _ edits: ParentChanges.Edits, old: RowStorage<Base>, new: RowStorage<Base>, objects: inout RowStorage<Object>, state bits: inout RankedBits
     ) -> OwnEdits? {

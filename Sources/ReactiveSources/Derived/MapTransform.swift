@@ -10,6 +10,8 @@ final class MapTransform<Base: Hashable & Sendable, Object: Hashable & Sendable>
         (RowStorage(parent.lazy.map(transform)), ())
     }
 
+    var readsOldRows: Bool { false }
+
     /// O(k) transforms and O(k) edits of `objects` (plus the storage's cost per edit).
     func follow(
         _ edits: ParentChanges.Edits, old: RowStorage<Base>, new: RowStorage<Base>, objects: inout RowStorage<Object>, state: inout Void
