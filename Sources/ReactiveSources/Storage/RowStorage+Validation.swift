@@ -1,6 +1,6 @@
 extension RowStorage {
     /// The first broken structural invariant, or nil: every leaf at one depth, no node empty
-    /// or over capacity, running counts and the stored count right. For tests. O(n / chunk).
+    /// or over capacity, running counts, density flags, search keys and the stored count right. For tests. O(n / chunk).
     func invariantViolation() -> String? {
         if tail.count > RowStorageNode<Element>.leafCapacity { return "tail over capacity: \(tail.count)" }
         guard let root else { return storedCount == tail.count ? nil : "no root but count \(storedCount), tail \(tail.count)" }
@@ -21,6 +21,11 @@ extension RowStorage {
         let regular = entries.dropLast().allSatisfy { $0.child.count == node.childCapacity }
         if node.isDense != (regular && entries.last!.child.isDense) { return "density flag \(node.isDense) wrong at height \(node.height)" }
         if node.width > RowStorageNode<Element>.innerCapacity { return "inner node over capacity: \(node.width)" }
+        if !node.headerPointer.pointee.hasKeys { return "inner node without search keys at height \(node.height)" }
+        let keys = UnsafeBufferPointer(start: node.keys, count: RowStorageNode<Element>.innerCapacity)
+        let starts = [0] + entries.dropLast().map(\.end)
+        let expected = starts.map(Int32.init) + Array(repeating: Int32.max, count: keys.count - starts.count)
+        if Array(keys) != expected { return "search keys \(Array(keys)) should be \(expected) at height \(node.height)" }
         var total = 0
         for (index, entry) in node.entryBuffer.enumerated() {
             let child = entry.child

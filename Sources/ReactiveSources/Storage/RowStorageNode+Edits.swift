@@ -44,7 +44,6 @@ extension RowStorageNode {
             nodes.removeFirst()
             return nodes
         }
-        defer { updateDensity() }
         let (index, start) = child(insertingAt: offset)
         makeChildUnique(index)
         let entries = self.entries
@@ -52,8 +51,10 @@ extension RowStorageNode {
         let inserted = items.count
         if added.isEmpty {
             for position in index..<width { entries[position].end += inserted }
+            updateSummary(shiftingKeysAfter: index, by: inserted)
             return []
         }
+        defer { updateSummary() }
         // Running counts without reading the untouched children: theirs only shift.
         var running = (index == 0 ? 0 : entries[index - 1].end) + entries[index].child.count
         let total = width + added.count
@@ -95,21 +96,26 @@ extension RowStorageNode {
             removeElements(range)
             return
         }
-        defer { updateDensity() }
         let entries = self.entries
         let removed = range.count
         let (first, firstStart) = child(containing: range.lowerBound)
         let (last, lastStart) = child(containing: range.upperBound - 1)
-        if first == last {
-            if removed == entries[first].child.count {
-                for position in (first + 1)..<width { entries[position].end -= removed }
-                removeEntries(first..<(first + 1))
+        if first == last && removed < entries[first].child.count {
+            makeChildUnique(first)
+            entries[first].child.remove((range.lowerBound - firstStart)..<(range.upperBound - firstStart))
+            for position in first..<width { entries[position].end -= removed }
+            if entries[first].child.isUnderfull {
+                mergeIfUnderfull(first)
+                updateSummary()
             } else {
-                makeChildUnique(first)
-                entries[first].child.remove((range.lowerBound - firstStart)..<(range.upperBound - firstStart))
-                for position in first..<width { entries[position].end -= removed }
-                if entries[first].child.isUnderfull { mergeIfUnderfull(first) }
+                updateSummary(shiftingKeysAfter: first, by: -removed)
             }
+            return
+        }
+        defer { updateSummary() }
+        if first == last {
+            for position in (first + 1)..<width { entries[position].end -= removed }
+            removeEntries(first..<(first + 1))
             return
         }
         var removedEnd = last + 1

@@ -1,5 +1,5 @@
 /// What a `RowStorageNode` holds before its entries: how many entries it holds, its height,
-/// and whether its subtree is dense.
+/// whether its subtree is dense, and whether its search keys are valid.
 @usableFromInline
 struct RowStorageNodeHeader {
     /// Entries held directly: elements in a leaf, children in an inner node.
@@ -10,12 +10,16 @@ struct RowStorageNodeHeader {
     /// leaf): the subtree is laid out as storage built by appends, and a read finds the
     /// child on each level from the offset's bits alone, as in Clojure's persistent vector.
     @usableFromInline var isDense: Bool
+    /// Whether an inner node's `keys` hold its children's starts (false when its count
+    /// exceeds `Int32.max`: then a search reads the entries' running counts).
+    @usableFromInline var hasKeys: Bool
 
     @inlinable
     init(height: Int) {
         width = 0
         self.height = Int16(height)
         isDense = true
+        hasKeys = false
     }
 }
 
@@ -23,7 +27,9 @@ struct RowStorageNodeHeader {
 /// elements, or an inner node holding up to `innerCapacity` children of height `height - 1`,
 /// each with the running element count up to and including it. One allocation per node: the
 /// elements or the (child, running count) entries live in the node object itself, after its
-/// header, so going down a level reads one object (no separate buffers to reach). Every node
+/// header, so going down a level reads one object (no separate buffers to reach). An inner
+/// node also keeps its children's starts as `Int32` search keys right after its header (one
+/// cache line), so that finding a child is one branch-free count. Every node
 /// is allocated at full capacity. Nodes are shared between versions and mutated only while
 /// uniquely referenced (the caller checks with `isKnownUniquelyReferenced`).
 @usableFromInline
@@ -45,23 +51,26 @@ final class RowStorageNode<Element>: ManagedBuffer<RowStorageNodeHeader, Element
     @inlinable
     static var leafCapacity: Int { Swift.max(16, 1024 / Swift.max(1, MemoryLayout<Element>.stride)) }
 
-    /// log2 of the children per inner node.
+    /// log2 of the children per inner node. 16 children, not 32: an edit of a version that
+    /// is also held copies its path and retains every child of each copied node, and at 1M
+    /// rows those retains, each a cache miss, were most of an edit's cost.
     @inlinable
-    static var innerShift: Int { 5 }
+    static var innerShift: Int { 4 }
 
     /// Children per inner node.
     @inlinable
     static var innerCapacity: Int { 1 << innerShift }
 
-    /// Whether an inner node's entries start right at the tail (else they start at the
-    /// next address aligned for `Entry`).
+    /// Bytes of an inner node's search keys (`innerCapacity` `Int32`s).
     @inlinable
-    static var entriesAligned: Bool { MemoryLayout<Element>.alignment >= MemoryLayout<Entry>.alignment }
+    static var keyBytes: Int { innerCapacity &* MemoryLayout<Int32>.stride }
 
-    /// The tail capacity, in elements, that holds `innerCapacity` entries once aligned.
+    /// The tail capacity, in elements, that holds the keys and `innerCapacity` entries once
+    /// aligned.
     @inlinable
     static var innerTailCapacity: Int {
-        let bytes = innerCapacity * MemoryLayout<Entry>.stride + (entriesAligned ? 0 : MemoryLayout<Entry>.alignment - 1)
+        let bytes = (MemoryLayout<Int32>.alignment - 1) + keyBytes + (MemoryLayout<Entry>.alignment - 1)
+            + innerCapacity * MemoryLayout<Entry>.stride
         let stride = Swift.max(1, MemoryLayout<Element>.stride)
         return (bytes + stride - 1) / stride
     }
@@ -78,16 +87,31 @@ final class RowStorageNode<Element>: ManagedBuffer<RowStorageNodeHeader, Element
     static func makeInner(height: Int) -> RowStorageNode {
         let node = unsafeDowncast(create(minimumCapacity: innerTailCapacity) { _ in RowStorageNodeHeader(height: height) }, to: RowStorageNode.self)
         node.withUnsafeMutablePointerToElements { tail in
+            keysStart(tail).bindMemory(to: Int32.self, capacity: innerCapacity).initialize(repeating: .max, count: innerCapacity)
             _ = entriesStart(tail).bindMemory(to: Entry.self, capacity: innerCapacity)
         }
         return node
     }
 
-    /// Where an inner node's entries start in a tail at `tail`.
+    /// Where an inner node's keys start in a tail at `tail`.
+    @inlinable
+    static func keysStart(_ tail: UnsafeMutablePointer<Element>) -> UnsafeMutableRawPointer {
+        let raw = UnsafeMutableRawPointer(tail)
+        return MemoryLayout<Element>.alignment >= MemoryLayout<Int32>.alignment ? raw : raw.alignedUp(toMultipleOf: MemoryLayout<Int32>.alignment)
+    }
+
+    /// Where an inner node's entries start in a tail at `tail` (after the keys): a constant
+    /// offset when elements are aligned at least as entries (the tail then is, and the keys
+    /// take a multiple of 8 bytes), so a read computes no alignment a level. Aligned by a
+    /// constant, not `alignedUp(for: Entry.self)`: in unspecialized code (a derived source's
+    /// generic methods) that looks up `Entry`'s metadata on every call.
     @inlinable
     static func entriesStart(_ tail: UnsafeMutablePointer<Element>) -> UnsafeMutableRawPointer {
-        let raw = UnsafeMutableRawPointer(tail)
-        return entriesAligned ? raw : raw.alignedUp(for: Entry.self)
+        let alignment = MemoryLayout<Entry>.alignment
+        if MemoryLayout<Element>.alignment >= alignment && keyBytes % alignment == 0 {
+            return UnsafeMutableRawPointer(tail) + keyBytes
+        }
+        return (keysStart(tail) + keyBytes).alignedUp(toMultipleOf: alignment)
     }
 
     /// A leaf holding `items` (at most `leafCapacity`). O(items.count).
@@ -108,7 +132,7 @@ final class RowStorageNode<Element>: ManagedBuffer<RowStorageNodeHeader, Element
             (target + index).initialize(to: Entry(child: entries[index].child, end: entries[index].end - before))
         }
         node.headerPointer.pointee.width = Int32(entries.count)
-        node.updateDensity()
+        node.updateSummary()
         return node
     }
 
@@ -125,7 +149,7 @@ final class RowStorageNode<Element>: ManagedBuffer<RowStorageNodeHeader, Element
             index += 1
         }
         node.headerPointer.pointee.width = Int32(index)
-        node.updateDensity()
+        node.updateSummary()
         return node
     }
 
@@ -183,14 +207,55 @@ final class RowStorageNode<Element>: ManagedBuffer<RowStorageNodeHeader, Element
     @inlinable
     var childCapacity: Int { Self.leafCapacity &<< (Self.innerShift &* (height &- 1)) }
 
-    /// Recomputes `isDense` of an inner node from its entries and its last child's flag
-    /// (call after changing its entries). O(1).
+    /// Recomputes an inner node's `isDense` (from its entries and its last child's flag) and
+    /// its search keys (call after changing its entries). O(innerCapacity).
+    @inlinable
+    func updateSummary() {
+        let width = self.width
+        let entries = self.entries
+        let header = headerPointer
+        updateDensity()
+        let fits = width == 0 || entries[width - 1].end <= Int(Int32.max)
+        header.pointee.hasKeys = fits
+        guard fits else { return }
+        let keys = self.keys
+        var start = 0
+        for index in 0..<width {
+            keys[index] = Int32(truncatingIfNeeded: start)
+            start = entries[index].end
+        }
+        for index in width..<Self.innerCapacity { keys[index] = .max }
+    }
+
+    /// `updateSummary()` after the running counts from child `index` on moved by `delta`
+    /// and nothing else changed: the keys after `index` move by `delta`. O(width).
+    @inlinable
+    func updateSummary(shiftingKeysAfter index: Int, by delta: Int) {
+        updateDensity()
+        let width = self.width
+        guard headerPointer.pointee.hasKeys, entries[width - 1].end <= Int(Int32.max) else {
+            updateSummary()
+            return
+        }
+        let keys = self.keys
+        let shift = Int32(truncatingIfNeeded: delta)
+        for position in (index + 1)..<width { keys[position] &+= shift }
+    }
+
+    /// Recomputes an inner node's `isDense` from its entries and its last child's flag. O(1).
     @inlinable
     func updateDensity() {
         let width = self.width
         let entries = self.entries
         headerPointer.pointee.isDense = width == 0
             || ((width < 2 || entries[width - 2].end == (width - 1) * childCapacity) && entries[width - 1].child.isDense)
+    }
+
+    /// An inner node's search keys: key `i` is the offset of child `i`'s first element for
+    /// `i < width`, `Int32.max` after (valid when `hasKeys`).
+    @inlinable
+    var keys: UnsafeMutablePointer<Int32> {
+        withUnsafeMutablePointerToElements { Self.keysStart($0).assumingMemoryBound(to: Int32.self) }
     }
 
     /// Number of entries (elements or children) held directly by this node.
@@ -244,8 +309,8 @@ final class RowStorageNode<Element>: ManagedBuffer<RowStorageNodeHeader, Element
         }
         let node = Self.makeInner(height: height)
         Self.copyEntries(from: entries, to: node.entries, count: width)
-        node.headerPointer.pointee.width = Int32(width)
-        node.headerPointer.pointee.isDense = isDense
+        node.keys.update(from: keys, count: Self.innerCapacity)
+        node.headerPointer.pointee = headerPointer.pointee
         return node
     }
 
@@ -269,12 +334,33 @@ final class RowStorageNode<Element>: ManagedBuffer<RowStorageNodeHeader, Element
     /// O(innerCapacity).
     @inlinable
     func searchChild(containing offset: Int) -> (index: Int, start: Int) {
+        if _fastPath(headerPointer.pointee.hasKeys) {
+            return Self.searchKeys(keys, containing: offset)
+        }
         let entries = self.entries
         let last = width &- 1
         var index = offset &* (last &+ 1) / entries[last].end
         while index > 0 && entries[index &- 1].end > offset { index &-= 1 }
         while entries[index].end <= offset { index &+= 1 }
         return (index, index == 0 ? 0 : entries[index &- 1].end)
+    }
+
+    /// The child whose start is the last key at or before `offset` (below the node's count,
+    /// so below `Int32.max`), and that start: the keys after `offset` counted four at a time
+    /// with vector compares, no branch (the unused keys are `Int32.max` and always count;
+    /// key 0 is 0 and never does). A scalar loop, or a search that stops early, compiles to
+    /// a branch a key, mispredicted on every read. O(innerCapacity).
+    @inlinable @inline(__always)
+    static func searchKeys(_ keys: UnsafePointer<Int32>, containing offset: Int) -> (index: Int, start: Int) {
+        let target = SIMD4<Int32>(repeating: Int32(truncatingIfNeeded: offset))
+        let raw = UnsafeRawPointer(keys)
+        var after = SIMD4<Int32>()
+        for block in 0..<(innerCapacity / 4) {
+            let four = raw.loadUnaligned(fromByteOffset: block &* 16, as: SIMD4<Int32>.self)
+            after &+= SIMD4<Int32>(repeating: 0).replacing(with: 1, where: four .> target)
+        }
+        let index = innerCapacity &- 1 &- Int(after.wrappedSum())
+        return (index, Int(keys[index]))
     }
 
     /// The leaf holding element `offset` of the dense subtree `node` of height `height`,
@@ -289,12 +375,13 @@ final class RowStorageNode<Element>: ManagedBuffer<RowStorageNodeHeader, Element
             let index = Int(bitPattern: number & UInt(bitPattern: innerCapacity &- 1))
             return node._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.entries[index].child) }
         }
-        // Straight-line code for the heights of up to 32M rows of 16 bytes: a loop is
+        // Straight-line code for the heights of up to 4M rows of 16 bytes: a loop is
         // slower and lets fewer reads overlap (see BENCHMARKS.md, "Row storage").
         switch height {
         case 1: return (child(node, leafNumber), local)
         case 2: return (child(child(node, leafNumber &>> bits), leafNumber), local)
         case 3: return (child(child(child(node, leafNumber &>> (2 &* bits)), leafNumber &>> bits), leafNumber), local)
+        case 4: return (child(child(child(child(node, leafNumber &>> (3 &* bits)), leafNumber &>> (2 &* bits)), leafNumber &>> bits), leafNumber), local)
         default:
             var node = node
             var shift = bits &* UInt(bitPattern: height)
@@ -315,14 +402,17 @@ final class RowStorageNode<Element>: ManagedBuffer<RowStorageNodeHeader, Element
         var offset = offset
         var height = height
         while height > 0 {
-            if node._withUnsafeGuaranteedRef({ $0.isDense }) {
+            let (header, keys, entries) = node._withUnsafeGuaranteedRef { ($0.headerPointer.pointee, $0.keys, $0.entries) }
+            if header.isDense {
                 return leaf(inDense: node, height: height, containing: offset)
             }
-            node = node._withUnsafeGuaranteedRef { node in
-                let (index, start) = node.searchChild(containing: offset)
-                offset &-= start
-                return Unmanaged.passUnretained(node.entries[index].child)
-            }
+            // The key search inlined, out of any closure: as a call, or inside the closure
+            // that reads the node, the compiler outlined it (more instructions a level).
+            let (index, start) = header.hasKeys
+                ? searchKeys(keys, containing: offset)
+                : node._withUnsafeGuaranteedRef { $0.searchChild(containing: offset) }
+            offset &-= start
+            node = Unmanaged.fromOpaque(UnsafeRawPointer(entries + index).load(as: UnsafeRawPointer.self))
             height &-= 1
         }
         return (node, offset)
@@ -421,6 +511,10 @@ extension RowStorageNode {
         }
         headerPointer.pointee.width = Int32(otherWidth)
         headerPointer.pointee.isDense = other.isDense
+        if height > 0 {
+            headerPointer.pointee.hasKeys = other.headerPointer.pointee.hasKeys
+            keys.update(from: other.keys, count: Self.innerCapacity)
+        }
         other.headerPointer.pointee.width = 0
     }
 }
