@@ -11,6 +11,7 @@ extension ChangeSet {
         guard touchesOnlyRows, next.touchesOnlyRows else { return nil }
         if isEmpty { return next }
         if next.isEmpty { return self }
+        if updatesOnlyRows && next.updatesOnlyRows { return mergingUpdates(of: next) }
         let first = RowSides(self)
         let second = RowSides(next)
         let inserted1 = Set(insertedRows)
@@ -55,6 +56,31 @@ extension ChangeSet {
         result.updatedRows = updated.filter { !insertedNow.contains($0) }
         result.normalize()
         result.movedRows.sort { $0.to < $1.to }
+        return result
+    }
+}
+
+extension ChangeSet {
+    /// Whether this change only updates rows in place (nothing inserted, deleted or moved).
+    var updatesOnlyRows: Bool {
+        touchesOnlyRows && deletedRows.isEmpty && insertedRows.isEmpty && movedRows.isEmpty
+    }
+
+    /// `followed(by:)` of two changes that only update rows: every row either updates, once,
+    /// in order. (The general composition builds maps and sets for the moves; a batch of
+    /// edits composes one of these per skipped version.) O(k log k) for k updated rows.
+    private func mergingUpdates(of next: ChangeSet) -> ChangeSet {
+        var rows = updatedRows
+        rows.append(contentsOf: next.updatedRows)
+        rows.sort()
+        var kept = 0
+        for index in rows.indices where kept == 0 || rows[index] != rows[kept - 1] {
+            rows[kept] = rows[index]
+            kept += 1
+        }
+        rows.removeLast(rows.count - kept)
+        var result = ChangeSet()
+        result.updatedRows = rows
         return result
     }
 }

@@ -40,6 +40,43 @@ struct ChangeSetCompositionTests {
         }
     }
 
+    /// Edits in place (the same ids in the same order, values changed), sometimes with a
+    /// structural change between them: runs of update-only changes compose without moves.
+    @Test func editsInPlaceComposeToTheUnionOfTheirRows() throws {
+        var random = SplitMix64(seed: reliabilitySeed(default: 1129))
+        for round in 0..<2_000 {
+            var steps = [Self.snapshot(&random)]
+            for _ in 0..<Int.random(in: 1...6, using: &random) {
+                if random.chance(20) {
+                    steps.append(Self.snapshot(&random))
+                    continue
+                }
+                let last = steps[steps.count - 1]
+                let sections = last.sections.map { section in
+                    SnapshotSection(id: section.id, objects: section.objects.map { item in
+                        random.chance(30) ? Item(id: item.id, value: item.value + 1) : item
+                    }, placeholder: section.placeholder)
+                }
+                steps.append(Snapshot(sections: sections))
+            }
+            var composed = ChangeSet()
+            var updated = Set<RowPath>()
+            var onlyEdits = true
+            for (old, new) in zip(steps, steps.dropFirst()) {
+                let changes = ChangeSet(from: old, to: new)
+                onlyEdits = onlyEdits && changes.updatesOnlyRows
+                updated.formUnion(changes.updatedRows)
+                composed = try #require(composed.followed(by: changes))
+            }
+            let first = steps[0]
+            let last = steps[steps.count - 1]
+            #expect(composed.applied(to: first, valuesFrom: last) == last, "round \(round): \(composed)")
+            if onlyEdits {
+                #expect(composed.updatesOnlyRows && composed.updatedRows == updated.sorted(), "round \(round): \(composed)")
+            }
+        }
+    }
+
     @Test func sectionChangesAreNotComposed() {
         var moved = ChangeSet()
         moved.movedSections = [.init(from: 0, to: 1)]
