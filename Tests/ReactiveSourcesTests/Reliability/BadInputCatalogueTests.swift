@@ -38,10 +38,11 @@ struct BadInputCatalogueTests {
         #expect(observed.problems.isEmpty, "\(entry.name): \(observed.problems)")
         #expect(!observed.before.isEmpty || entry.allowsEmptyPriorContent, "\(entry.name): the case must load content first")
 
-        // Nothing may outlive the case once it is dropped (fetch tasks end first).
-        let weakRefs = observed.weakRefs
+        // Nothing may outlive the case once it is dropped (fetch tasks end first: the release
+        // of the tokens its sources hold says when to look).
+        let (weakRefs, releases) = (observed.weakRefs, observed.releases)
         observed = Observed()
-        #expect(await stillAlive(weakRefs) == [], "\(entry.name): leaked")
+        #expect(await stillAlive(weakRefs, after: releases) == [], "\(entry.name): leaked")
     }
 
     @Test func theCatalogueHasAtLeastThirtyDistinctCases() {
@@ -97,6 +98,9 @@ struct Observed: @unchecked Sendable {
     var after: [String] = []
     var problems: [String] = []
     var weakRefs: [WeakBox] = []
+    /// Tokens held by the sources in `weakRefs` (see ``Releases``): none for sources no
+    /// task holds.
+    var releases = Releases()
 }
 
 /// One bad input: how to feed it and what must come out.
@@ -199,7 +203,8 @@ extension BadInputCase {
             return Set(ids).count == ids.count ? nil : "duplicates shown: \(ids)"
         }),
         BadInputCase(name: "invalid index paths given to willDisplayRow", expected: .tolerated) {
-            let (feed, tag, before) = try await loadedFeed()
+            let releases = Releases()
+            let (feed, tag, before) = try await loadedFeed(holding: releases.token("the feed's identity"))
             for path in [RowPath(item: -1, section: 0), RowPath(item: 0, section: 7),
                          RowPath(item: Int.max, section: 0), RowPath(item: 0, section: -1), RowPath(item: Int.min, section: Int.min)] {
                 feed.willDisplayRow(at: path)
@@ -214,7 +219,7 @@ extension BadInputCase {
             for path in [RowPath(item: -1, section: 0), RowPath(item: 99, section: 0), RowPath(item: 0, section: 3)] where feed.object(at: path) != nil || feed.row(at: path) != nil {
                 problems.append("\(path) resolved to a row")
             }
-            return Observed(before: before, after: ids(feed), problems: problems, weakRefs: [WeakBox("PaginatedDataSource", feed)])
+            return Observed(before: before, after: ids(feed), problems: problems, weakRefs: [WeakBox("PaginatedDataSource", feed)], releases: releases)
         },
     ]
 
@@ -300,8 +305,9 @@ extension BadInputCase {
     static let pageSize = 10
 
     /// A paginated source over `/items` of the fixture server, tagged for scripting.
-    /// With `laterTimeout`, every request after the first has that timeout.
-    static func feed(tag: String, laterTimeout: TimeInterval? = nil) -> PaginatedDataSource<FixtureItem> {
+    /// With `laterTimeout`, every request after the first has that timeout. Its `identity`
+    /// closure holds `token` for the source's whole life.
+    static func feed(tag: String, laterTimeout: TimeInterval? = nil, holding token: ReleaseToken) -> PaginatedDataSource<FixtureItem> {
         let query = [URLQueryItem(name: "tag", value: tag), URLQueryItem(name: "total", value: "35")]
         var configuration = FixtureServer.shared.configuration(timeout: 30)
         if let laterTimeout { configuration.transport = LaterTimeoutTransport(timeout: laterTimeout) }
@@ -310,7 +316,8 @@ extension BadInputCase {
             keyPath: "items", paging: PageNumberPaging(pageSize: pageSize)
         )
         return PaginatedDataSource(
-            name: "Feed", fetcher: fetcher, placeholders: .all, identity: { AnyHashable($0.id) }, retry: .none, nextPageRetry: .none
+            name: "Feed", fetcher: fetcher, placeholders: .all, identity: { item in withExtendedLifetime(token) { AnyHashable(item.id) } },
+            retry: .none, nextPageRetry: .none
         )
     }
 
@@ -326,10 +333,10 @@ extension BadInputCase {
         await eventually("idle", until: feed) { !feed.loadState.value.isFetching && !feed.pagination.value.isLoadingNextPage }
     }
 
-    /// A feed showing page 1 (ids 1...10).
-    static func loadedFeed(timeout: TimeInterval? = nil) async throws -> (PaginatedDataSource<FixtureItem>, String, [String]) {
+    /// A feed showing page 1 (ids 1...10), holding `token` (see ``feed(tag:laterTimeout:holding:)``).
+    static func loadedFeed(timeout: TimeInterval? = nil, holding token: ReleaseToken) async throws -> (PaginatedDataSource<FixtureItem>, String, [String]) {
         let tag = uniqueTag("catalogue")
-        let feed = feed(tag: tag, laterTimeout: timeout)
+        let feed = feed(tag: tag, laterTimeout: timeout, holding: token)
         feed.fetchData()
         await idle(feed)
         let before = ids(feed)
@@ -354,7 +361,8 @@ extension BadInputCase {
         _ name: String, _ actions: [[String: any Sendable]], timeout: TimeInterval? = nil, expect caseNames: [String], _ fragments: [String]
     ) -> BadInputCase {
         BadInputCase(name: name, expected: .error(caseNames, contains: fragments)) {
-            let (feed, tag, before) = try await loadedFeed(timeout: timeout)
+            let releases = Releases()
+            let (feed, tag, before) = try await loadedFeed(timeout: timeout, holding: releases.token("the feed's identity"))
             let log = EventLog(feed)
             try await FixtureServer.shared.script(tag: tag, actions)
             feed.fetchData()
@@ -367,7 +375,10 @@ extension BadInputCase {
                 problems.append("the error row should show the message: \(String(describing: feed.snapshot.sections[0].placeholder))")
             }
             if !feed.hasMorePages { problems.append("a failed refresh should keep the paging of the content shown") }
-            return Observed(error: state.error, before: before, after: ids(feed), problems: problems, weakRefs: [WeakBox("PaginatedDataSource", feed)])
+            return Observed(
+                error: state.error, before: before, after: ids(feed), problems: problems, weakRefs: [WeakBox("PaginatedDataSource", feed)],
+                releases: releases
+            )
         }
     }
 
@@ -377,7 +388,8 @@ extension BadInputCase {
 
     static func nextPage(_ name: String, _ actions: [[String: any Sendable]], expect caseNames: [String], _ fragments: [String]) -> BadInputCase {
         BadInputCase(name: name, expected: .error(caseNames, contains: fragments)) {
-            let (feed, tag, before) = try await loadedFeed()
+            let releases = Releases()
+            let (feed, tag, before) = try await loadedFeed(holding: releases.token("the feed's identity"))
             try await FixtureServer.shared.script(tag: tag, actions)
             feed.fetchNextPage()
             await idle(feed)
@@ -395,6 +407,7 @@ extension BadInputCase {
                 observed.problems.append("requests \(pages), expected page 2 retried once")
             }
             observed.weakRefs = [WeakBox("PaginatedDataSource", feed)]
+            observed.releases = releases
             return observed
         }
     }
@@ -407,7 +420,8 @@ extension BadInputCase {
         check: @escaping @Sendable (PaginatedDataSource<FixtureItem>) -> String?
     ) -> BadInputCase {
         BadInputCase(name: name, expected: .tolerated) {
-            let (feed, tag, before) = try await loadedFeed()
+            let releases = Releases()
+            let (feed, tag, before) = try await loadedFeed(holding: releases.token("the feed's identity"))
             let body = "{\"page\": \(page), \"page_size\": \(pageSize), \"number_of_pages\": \(pages), \"total_count\": \(total), \"items\": \(items)}"
             try await FixtureServer.shared.script(tag: tag, [["body": body]])
             feed.fetchNextPage()
@@ -417,6 +431,7 @@ extension BadInputCase {
             if observed.after != expected { observed.problems.append("content \(observed.after), expected \(expected)") }
             if let problem = check(feed) { observed.problems.append(problem) }
             observed.weakRefs = [WeakBox("PaginatedDataSource", feed)]
+            observed.releases = releases
             return observed
         }
     }
@@ -462,7 +477,9 @@ extension BadInputCase {
 
     /// Runs a remote source over `good` then `bad`; checks the failed fetch's bookkeeping.
     static func secondFetchFails<Object: Hashable & Sendable>(good: some Fetcher<Object>, bad: some Fetcher<Object>) async -> Observed {
-        let source = RemoteDataSource(name: "remote", fetcher: SwitchingFetcher(first: good, then: bad), placeholders: .all, retry: .none)
+        let releases = Releases()
+        let fetcher = SwitchingFetcher(first: good, then: bad, holding: releases.token("the fetcher"))
+        let source = RemoteDataSource(name: "remote", fetcher: fetcher, placeholders: .all, retry: .none)
         let log = EventLog(source)
         source.fetchData()
         await log.waitForFinishers(1)
@@ -475,6 +492,7 @@ extension BadInputCase {
         }
         if source.loadState.value.isFetching { observed.problems.append("still fetching") }
         observed.weakRefs = [WeakBox("RemoteDataSource", source)]
+        observed.releases = releases
         return observed
     }
 
@@ -502,8 +520,12 @@ extension BadInputCase {
     ) -> BadInputCase {
         BadInputCase(name: name, expected: .error([caseName], contains: fragments)) {
             let source: any DataSource<String>
+            let releases = Releases()
             if withPlaceholder {
-                let fetcher = ClosurePageFetcher<String> { _ in Page(objects: ["a", "b", "c"], next: .number(2)) }
+                let token = releases.token("the page fetcher's closure")
+                let fetcher = ClosurePageFetcher<String> { _ in
+                    withExtendedLifetime(token) { Page(objects: ["a", "b", "c"], next: .number(2)) }
+                }
                 let paginated = PaginatedDataSource(name: "feed", fetcher: fetcher)
                 paginated.fetchData()
                 await eventually("loaded", until: paginated) { paginated.allObjects.count == 3 }
@@ -514,7 +536,9 @@ extension BadInputCase {
             let selection = Selection(source: source, policy: policy)
             if deselect { try selection.select(at: path) }
             let selectedBefore = selection.selectedObjects
-            var observed = Observed(before: source.allObjects, weakRefs: [WeakBox("source", source), WeakBox("Selection", selection)])
+            var observed = Observed(
+                before: source.allObjects, weakRefs: [WeakBox("source", source), WeakBox("Selection", selection)], releases: releases
+            )
             do {
                 if deselect { try selection.deselect(at: path) } else { try selection.select(at: path) }
             } catch {
@@ -546,10 +570,13 @@ struct SwitchingFetcher<Object: Sendable, First: Fetcher<Object>, Then: Fetcher<
     let first: First
     let then: Then
     private let calls = Recorder<Int>()
+    /// Held for the fetcher's whole life (see ``Releases``).
+    private let token: ReleaseToken?
 
-    init(first: First, then: Then) {
+    init(first: First, then: Then, holding token: ReleaseToken? = nil) {
         self.first = first
         self.then = then
+        self.token = token
     }
 
     func fetch(into sink: FetchSink<Object>) async throws {

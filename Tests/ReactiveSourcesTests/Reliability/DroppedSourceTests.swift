@@ -9,11 +9,12 @@ import Testing
 /// its request forever: AddressSanitizer reports them as leaks at exit).
 @Suite("Reliability: dropping sources mid-fetch")
 struct DroppedSourceTests {
-    /// A paginated source over `transport`, with page 1 loaded when `loadFirstPage`.
-    func feed(_ transport: FakeTransport) -> PaginatedDataSource<TaggedItem> {
+    /// A paginated source over `transport`; its `identity` closure holds `token` (if any)
+    /// for the source's whole life.
+    func feed(_ transport: FakeTransport, holding token: ReleaseToken? = nil) -> PaginatedDataSource<TaggedItem> {
         let configuration = RemoteConfiguration(baseURL: URL(string: "http://fake.invalid")!, transport: transport)
         let fetcher = HTTPPageFetcher<TaggedItem>(configuration: configuration, apiPath: "feed", keyPath: "items", paging: PageNumberPaging())
-        return PaginatedDataSource(name: "feed", fetcher: fetcher, identity: { AnyHashable($0.id) })
+        return PaginatedDataSource(name: "feed", fetcher: fetcher, identity: { item in withExtendedLifetime(token) { AnyHashable(item.id) } })
     }
 
     func page(_ number: Int, _ request: FakeTransport.Request) -> HTTPResponse {
@@ -36,9 +37,10 @@ struct DroppedSourceTests {
 
     @Test func droppingAPaginatedSourceDuringANextPageCancelsTheRequest() async {
         let transport = FakeTransport()
+        let releases = Releases()
         var weakFeed: WeakBox?
         do {
-            let feed = feed(transport)
+            let feed = feed(transport, holding: releases.token("the feed's identity"))
             weakFeed = WeakBox("PaginatedDataSource", feed)
             feed.fetchData()
             await eventually("page 1 requested", until: transport) { transport.count == 1 }
@@ -48,8 +50,9 @@ struct DroppedSourceTests {
             await eventually("page 2 requested", until: transport) { transport.count == 2 }
         }
         // Page 1's task holds the source until it returns from applying the page, which may
-        // be just after the page is shown.
-        #expect(await stillAlive(weakFeed.map { [$0] } ?? []) == [])
+        // be just after the page is shown: the release of the token the source holds says
+        // when it is gone.
+        #expect(await stillAlive(weakFeed.map { [$0] } ?? [], after: releases) == [])
         await eventually("the next-page request is cancelled", until: transport) { transport.requests.last?.isAnswered == true }
     }
 

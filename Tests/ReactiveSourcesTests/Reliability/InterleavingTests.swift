@@ -25,7 +25,7 @@ struct InterleavingTests {
         let sequences = only == nil ? environmentInt("INTERLEAVING_SEQUENCES", default: 10_000) : 1
         let seeds = only.map { [$0] } ?? (0..<sequences).map { SplitMix64.mix(master, UInt64($0)) }
         let reports = Recorder<InterleavingReport>()
-        let alive = Recorder<WeakBox>()
+        let alive = Recorder<String>()
         let failed = Recorder<UInt64>()
 
         await withTaskGroup(of: Void.self) { group in
@@ -37,13 +37,18 @@ struct InterleavingTests {
                     // After a few failing sequences, skip the rest: each failure may have waited
                     // for the watchdog, and the first reports are what matter.
                     guard failed.count < 5 else { return }
-                    let (report, weakRefs) = await InterleavingRun.runAndRelease(seed: seed)
+                    let (report, weakRefs, releases) = await InterleavingRun.runAndRelease(seed: seed)
                     reports.append(report)
-                    if !report.failures.isEmpty { failed.append(report.seed) }
+                    guard report.failures.isEmpty else {
+                        // Already reported; its requests may be left open, so its fetch tasks
+                        // (and the source) may never end.
+                        failed.append(report.seed)
+                        return
+                    }
                     // The source and its observers must be gone once the run is dropped; a fetch
-                    // task finishing its last step may hold the source a moment longer: those
-                    // are checked again at the end.
-                    for box in weakRefs where await stillAlive([box], attempts: 20, sleeping: false) != [] { alive.append(box) }
+                    // task finishing its last step may hold the source a moment longer: the
+                    // release of the token the source holds says when to look.
+                    for name in await stillAlive(weakRefs, after: releases) { alive.append("\(name) (sequence seed \(seed))") }
                 }
             }
             for _ in 0..<min(environmentInt("INTERLEAVING_WIDTH", default: 4), seeds.count) { add() }
@@ -71,8 +76,8 @@ struct InterleavingTests {
             #expect(stale.isEmpty, "sequence seed \(report.seed) (master \(master)): objects of stale responses \(stale.sorted()) were shown")
             #expect(lifecycleViolation(report.events.values) == nil, "sequence seed \(report.seed): \(lifecycleViolation(report.events.values) ?? "")")
         }
-        let leaked = await stillAlive(alive.values)
-        #expect(leaked.isEmpty, "still alive after their run (master seed \(master)): \(Set(leaked).sorted())")
+        let leaked = alive.values
+        #expect(leaked.isEmpty, "still alive after their run (master seed \(master)): \(leaked.prefix(10))")
 
         // The runs must have exercised every interesting path, or the test proves little.
         let stats = all.reduce(into: InterleavingStats()) { $0.add($1.stats) }
@@ -226,17 +231,19 @@ final class InterleavingRun {
     private var nextID = 1
 
     /// Runs the sequence for `seed`, drops everything, and returns the report plus weak
-    /// references to what must be freed.
-    static func runAndRelease(seed: UInt64) async -> (InterleavingReport, [WeakBox]) {
-        let run = InterleavingRun(seed: seed)
+    /// references to what must be freed, and the releases that say when to check them.
+    static func runAndRelease(seed: UInt64) async -> (InterleavingReport, [WeakBox], Releases) {
+        let releases = Releases()
+        let run = InterleavingRun(seed: seed, holding: releases.token("the source's identity"))
         let report = await run.run()
         var boxes = [WeakBox("PaginatedDataSource", run.source), WeakBox("derived property", run.derived)]
         boxes += run.subscriptions.map { WeakBox("SignalSubscription", $0) }
         for subscription in run.subscriptions { subscription.cancel() }
-        return (report, boxes)
+        return (report, boxes, releases)
     }
 
-    init(seed: UInt64) {
+    /// `token` is held by the source's `identity` closure, for the source's whole life.
+    init(seed: UInt64, holding token: ReleaseToken) {
         self.seed = seed
         rng = SplitMix64(seed: seed)
         let pulse = Pulse()
@@ -249,7 +256,10 @@ final class InterleavingRun {
         let fetcher = HTTPPageFetcher<TaggedItem>(
             configuration: configuration, apiPath: "feed", keyPath: "items", paging: PageNumberPaging(pageSize: 4)
         )
-        source = PaginatedDataSource(name: "feed", fetcher: fetcher, identity: { AnyHashable($0.id) }, retry: .none, nextPageRetry: .none)
+        source = PaginatedDataSource(
+            name: "feed", fetcher: fetcher, identity: { item in withExtendedLifetime(token) { AnyHashable(item.id) } },
+            retry: .none, nextPageRetry: .none
+        )
         derived = source.snapshots.map { $0.objectCount }
         let events = self.events
         let appeared = self.appeared

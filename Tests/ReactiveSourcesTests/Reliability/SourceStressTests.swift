@@ -17,8 +17,14 @@ struct SourceStressTests {
 
     @Test func eightThreadsFetchingCancellingPagingMutatingAndObservingEndConsistent() async {
         var weakRefs: [WeakBox] = []
+        // The two fetchers' closures hold these: freed once the Paginated and Remote sources
+        // and their fetch tasks are gone.
+        let releases = Releases()
         do {
+            let pagesToken = releases.token("the page fetcher's closure")
+            let batchesToken = releases.token("the batch fetcher's closure")
             let pages = ClosurePageFetcher<String> { token in
+                withExtendedLifetime(pagesToken) {}
                 await Task.yield()
                 let number: Int
                 switch token {
@@ -30,6 +36,7 @@ struct SourceStressTests {
                 return Page(objects: objects, info: PageInfo(page: number, numberOfPages: 6), next: number < 6 ? .number(number + 1) : nil)
             }
             let batches = ClosureFetcher<String> { sink in
+                withExtendedLifetime(batchesToken) {}
                 await sink.deliver(["r1", "r2"])
                 await Task.yield()
                 await sink.deliver(["r3"])
@@ -169,8 +176,9 @@ struct SourceStressTests {
             multiObserver.cancel()
             sectionedObserver.cancel()
         }
-        // Fetch tasks that were cancelled may still be ending: give them a moment.
-        #expect(await stillAlive(weakRefs) == [], "freed once dropped")
+        // Fetch tasks that were cancelled may still be ending: the tokens' release says when
+        // they are done.
+        #expect(await stillAlive(weakRefs, after: releases) == [], "freed once dropped")
     }
 }
 

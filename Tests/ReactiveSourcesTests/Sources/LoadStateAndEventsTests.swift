@@ -62,16 +62,10 @@ struct LoadStateAndEventsTests {
             for round in 0..<rounds {
                 go.wait()
                 source.fetchData()
-                // A guard against a broken source only (then the run stops here and fails). The
-                // fetch runs on the cooperative pool, which other suites may keep busy for
-                // minutes on a loaded machine: the guard counts pool time (see `PoolClock`).
-                let guardian = HangGuard(120)
-                while ended.wait(timeout: .now() + 1) == .timedOut {
-                    if guardian.hasExpired {
-                        stuck.append(round)
-                        break
-                    }
-                }
+                // Woken by the finisher. The hang guard is against a broken source only (then the
+                // run stops here and fails); the fetch runs on the cooperative pool, which other
+                // suites may keep busy for minutes on a loaded machine: it counts pool time.
+                if !waitGuarded(for: ended) { stuck.append(round) }
                 done.signal()
             }
         }.start()

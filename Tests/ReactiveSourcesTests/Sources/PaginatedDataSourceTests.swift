@@ -511,29 +511,41 @@ struct PaginatedDataSourceTests {
         await eventually("page 1", until: source) { source.pagination.value.loadedPages == 1 }
 
         let release = DispatchSemaphore(value: 0)
-        let page4Requested = DispatchSemaphore(value: 0)
-        fetcher.inner.onRequest { if $0 == 4 { page4Requested.signal() } }
+        // Signalled when page 4 is requested, or when page 2's task (A) has ended: after that
+        // A can no longer take page 4 (see below).
+        let settled = DispatchSemaphore(value: 0)
+        let taskA = Releases()
+        let taskAEnded = taskA.onChange { if taskA.pending.isEmpty { settled.signal() } }
+        let carried = Recorder<Bool>()
+        fetcher.inner.onRequest { count in
+            if count == 2 { carried.append(SlowTaskMarker.token != nil) }
+            if count == 4 { settled.signal() }
+        }
         let held = Recorder<Bool>()
         let asked = Recorder<Bool>()
+        let stuck = Recorder<Bool>()
         // Registered first, so it is not queued behind the held delivery.
         let asksForPage4 = source.updates.observe(emitsCurrentValue: false) { [weak source] update in
             guard let source, update.snapshot.numberOfObjects(inSection: 0) == 6, asked.count == 0 else { return }
             asked.append(true)
             source.fetchNextPage()
             release.signal()
-            // Holds this delivery until page 4 is requested, for 2 s at most: B requests it
-            // only once this delivery ends, so this gives A every chance to take it wrongly.
-            _ = page4Requested.wait(timeout: .now() + 2)
+            // Holds this delivery until page 4 is requested or A has ended: B requests it only
+            // once this delivery ends, so a request now is A taking it wrongly, and once A has
+            // ended it has had every chance to. (The timeout is a hang guard only.)
+            if settled.wait(timeout: .now() + 120) == .timedOut { stuck.append(true) }
         }
         let holdsPage2 = source.updates.observe(emitsCurrentValue: false) { update in
             guard update.snapshot.numberOfObjects(inSection: 0) == 4, held.count == 0 else { return }
             held.append(true)
             release.wait()
         }
-        defer { asksForPage4.cancel(); holdsPage2.cancel() }
+        defer { asksForPage4.cancel(); holdsPage2.cancel(); taskAEnded.cancel() }
 
-        source.fetchNextPage()
+        // Page 2's task (A) inherits this task-local token and holds it until it ends.
+        SlowTaskMarker.$token.withValue(taskA.token("page 2's task")) { _ = source.fetchNextPage() }
         await eventually("page 2 requested", until: fetcher) { fetcher.inner.requests.count == 2 }
+        #expect(carried.values == [true], "page 2's task carries the token whose release ends the hold")
         fetcher.inner.requests[1].respond([3, 4], next: .number(3), info: PageInfo(page: 2, numberOfPages: 9))
         await eventually("page 2's delivery held", until: held) { held.count == 1 }
         source.fetchNextPage()
@@ -542,6 +554,7 @@ struct PaginatedDataSourceTests {
         await eventually("page 4 requested", until: fetcher) { fetcher.inner.requests.count == 4 }
         await eventually("page 3", until: source) { source.pagination.value.loadedPages == 3 }
         #expect(fetcher.inner.tokens == [.first, .number(2), .number(3), .number(4)])
+        #expect(stuck.values.isEmpty, "neither was page 4 requested nor did page 2's task end while page 3's delivery was held (hang guard: 120 s)")
 
         source.cancelFetch()
         await eventually("the page 4 request cancelled", until: fetcher) { fetcher.open.isEmpty }
@@ -646,4 +659,10 @@ struct PaginatedDataSourceTests {
             }
         }, doubles: [fetcher])
     }
+}
+
+/// A token the task that fetches a page inherits from the test's task (task-local values
+/// are copied into a task created with `Task {}`): its release says that task has ended.
+enum SlowTaskMarker {
+    @TaskLocal static var token: ReleaseToken?
 }

@@ -34,3 +34,28 @@ func runOnThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) async
         group.notify(queue: .global()) { continuation.resume() }
     }
 }
+
+/// Blocks the calling thread (one of the test's own) until `semaphore` is signalled, and
+/// takes the signal; returns false if the hang guard ended the wait instead (`limit` seconds
+/// of pool time, see ``PoolClock``; `WAIT_LIMIT` shortens it as for every wait). The guard
+/// is a timer on a queue of its own that signals the semaphore once expired: the thread
+/// wakes for the event or for a wait that never comes, never to poll.
+func waitGuarded(for semaphore: DispatchSemaphore, limit: TimeInterval = 120) -> Bool {
+    let limit = ProcessInfo.processInfo.environment["WAIT_LIMIT"].flatMap(TimeInterval.init) ?? limit
+    let guardian = HangGuard(limit)
+    let expired = Locked(false)
+    let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "waitGuarded"))
+    timer.schedule(deadline: .now() + PoolClock.tick, repeating: PoolClock.tick)
+    timer.setEventHandler {
+        guard guardian.hasExpired, expired.withLock({ expired in
+            defer { expired = true }
+            return !expired
+        }) else { return }
+        semaphore.signal()
+    }
+    timer.resume()
+    semaphore.wait()
+    timer.cancel()
+    // An expired guard may have signalled as the event came: the run fails then anyway.
+    return !expired.withLock { $0 }
+}

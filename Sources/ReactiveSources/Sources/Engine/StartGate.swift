@@ -9,9 +9,16 @@ final class StartGate: @unchecked Sendable {
     private var isOpen = false
     private var waiter: CheckedContinuation<Void, Never>?
 
+    /// For tests of the start rule, which wait for it instead of giving a task time: called
+    /// by a task that reaches its gate while the gate is closed (the call that started it has
+    /// not returned), just before it suspends there. Task-local, so only the tasks started
+    /// inside the test's `withValue` call it; `nil` (not set) everywhere else.
+    @TaskLocal static var reachedClosed: (@Sendable () -> Void)?
+
     /// Returns once the gate is open.
     func wait() async {
         if lock.withLock({ isOpen }) { return }
+        Self.reachedClosed?()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let open = lock.withLock {
                 if !isOpen { waiter = continuation }
