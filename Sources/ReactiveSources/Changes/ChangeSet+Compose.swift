@@ -77,44 +77,33 @@ extension ChangeSet {
     }
 }
 
-/// The rows a change set removes (old paths) and adds (new paths), per section, sorted, and
-/// its moves sorted both ways, for binary searches.
+/// The rows a change set removes (old paths) and adds (new paths), sorted, and its moves
+/// sorted both ways, for binary searches.
 private struct RowSides {
-    /// Sections with removed or added rows, ascending.
-    var sections: [Int] = []
-    /// Per entry of `sections`: removed items (old indexes), ascending.
-    var removed: [[Int]] = []
-    /// Per entry of `sections`: added items (new indexes), ascending.
-    var added: [[Int]] = []
+    /// Old paths of the rows deleted or moved away, ascending.
+    var removed: [RowPath]
+    /// New paths of the rows inserted or moved here, ascending.
+    var added: [RowPath]
     /// Moves by their new path.
-    var movesByTarget: [ChangeSet.RowMove]
+    var movesByTarget: [ChangeSet.RowMove] = []
     /// Moves by their old path.
-    var movesBySource: [ChangeSet.RowMove]
+    var movesBySource: [ChangeSet.RowMove] = []
 
     init(_ changes: ChangeSet) {
-        var removedPaths = changes.deletedRows
-        removedPaths.append(contentsOf: changes.movedRows.lazy.map(\.from))
-        var addedPaths = changes.insertedRows
-        addedPaths.append(contentsOf: changes.movedRows.lazy.map(\.to))
-        removedPaths.sort()
-        addedPaths.sort()
-        var sections = removedPaths.map(\.section)
-        sections.append(contentsOf: addedPaths.lazy.map(\.section))
-        self.sections = sections.sortedUnique()
-        removed = Array(repeating: [], count: self.sections.count)
-        added = Array(repeating: [], count: self.sections.count)
-        var slot = 0
-        for path in removedPaths {
-            while self.sections[slot] < path.section { slot += 1 }
-            removed[slot].append(path.item)
+        removed = changes.deletedRows
+        added = changes.insertedRows
+        if !changes.movedRows.isEmpty {
+            removed.reserveCapacity(removed.count + changes.movedRows.count)
+            added.reserveCapacity(added.count + changes.movedRows.count)
+            for move in changes.movedRows {
+                removed.append(move.from)
+                added.append(move.to)
+            }
+            movesByTarget = changes.movedRows.sorted { $0.to < $1.to }
+            movesBySource = changes.movedRows.sorted { $0.from < $1.from }
         }
-        slot = 0
-        for path in addedPaths {
-            while self.sections[slot] < path.section { slot += 1 }
-            added[slot].append(path.item)
-        }
-        movesByTarget = changes.movedRows.sorted { $0.to < $1.to }
-        movesBySource = changes.movedRows.sorted { $0.from < $1.from }
+        removed.sortIfNeeded()
+        added.sortIfNeeded()
     }
 
     /// The old path of the row moved to `path`, if one was.
@@ -131,52 +120,31 @@ private struct RowSides {
 
     /// The old path of the row at new path `path`, which this change neither inserted nor moved.
     func oldPath(ofNew path: RowPath) -> RowPath {
-        guard let slot = slot(path.section) else { return path }
-        return RowPath(item: GapMapping.oldIndex(ofNew: path.item, removed: removed[slot], added: added[slot]), section: path.section)
+        let rank = path.item - Self.countBefore(path, in: added)
+        return RowPath(item: Self.position(ofRank: rank, in: path.section, skipping: removed), section: path.section)
     }
 
     /// The new path of the row at old path `path`, which this change neither removed nor moved.
     func newPath(ofOld path: RowPath) -> RowPath {
-        guard let slot = slot(path.section) else { return path }
-        return RowPath(item: GapMapping.newIndex(ofOld: path.item, removed: removed[slot], added: added[slot]), section: path.section)
+        let rank = path.item - Self.countBefore(path, in: removed)
+        return RowPath(item: Self.position(ofRank: rank, in: path.section, skipping: added), section: path.section)
     }
 
-    private func slot(_ section: Int) -> Int? {
-        let index = sections.partitionIndex { $0 < section }
-        return index < sections.count && sections[index] == section ? index : nil
-    }
-}
-
-fileprivate extension Array where Element: Comparable {
-    /// The elements sorted, each once. O(n log n).
-    func sortedUnique() -> [Element] {
-        var rows = sorted()
-        var kept = 0
-        for index in rows.indices where kept == 0 || rows[index] != rows[kept - 1] {
-            rows[kept] = rows[index]
-            kept += 1
-        }
-        rows.removeLast(rows.count - kept)
-        return rows
+    /// How many paths of the ascending `list` are in `path`'s section before it.
+    private static func countBefore(_ path: RowPath, in list: [RowPath]) -> Int {
+        list.partitionIndex { $0 < path } - list.partitionIndex { $0.section < path.section }
     }
 
-    /// Whether this ascending array holds `element`. O(log n).
-    func sortedContains(_ element: Element) -> Bool {
-        let index = partitionIndex { $0 < element }
-        return index < count && self[index] == element
-    }
-}
-
-fileprivate extension Array {
-    /// The first index whose element is not `isBefore` (the elements that are come first).
-    /// O(log n).
-    func partitionIndex(_ isBefore: (Element) -> Bool) -> Int {
+    /// The `rank`-th (0-based) item of `section` not taken by the ascending `taken`
+    /// (`GapMapping.position(ofRank:skipping:)` on the section's part of the list).
+    private static func position(ofRank rank: Int, in section: Int, skipping taken: [RowPath]) -> Int {
+        let first = taken.partitionIndex { $0.section < section }
         var low = 0
-        var high = count
+        var high = taken.partitionIndex { $0.section <= section } - first
         while low < high {
             let middle = (low + high) / 2
-            if isBefore(self[middle]) { low = middle + 1 } else { high = middle }
+            if taken[first + middle].item - middle <= rank { low = middle + 1 } else { high = middle }
         }
-        return low
+        return rank + low
     }
 }

@@ -49,24 +49,12 @@ extension ChangeSet {
     /// Sorts the index lists into ascending order.
     @usableFromInline
     mutating func normalize() {
-        Self.sortIfNeeded(&deletedSections)
-        Self.sortIfNeeded(&insertedSections)
-        Self.sortIfNeeded(&retitledSections)
-        Self.sortIfNeeded(&deletedRows)
-        Self.sortIfNeeded(&insertedRows)
-        Self.sortIfNeeded(&updatedRows)
-    }
-
-    /// Sorts `list` unless it is already in order (the usual case: a check is O(n)).
-    private static func sortIfNeeded<Element: Comparable>(_ list: inout [Element]) {
-        var index = 1
-        while index < list.count {
-            if list[index] < list[index - 1] {
-                list.sort()
-                return
-            }
-            index += 1
-        }
+        deletedSections.sortIfNeeded()
+        insertedSections.sortIfNeeded()
+        retitledSections.sortIfNeeded()
+        deletedRows.sortIfNeeded()
+        insertedRows.sortIfNeeded()
+        updatedRows.sortIfNeeded()
     }
 
     /// Whether the change only touches rows (no section inserted, deleted, moved or retitled).
