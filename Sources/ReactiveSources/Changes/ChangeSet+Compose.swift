@@ -108,13 +108,13 @@ private struct RowSides {
 
     /// The old path of the row moved to `path`, if one was.
     func source(ofNew path: RowPath) -> RowPath? {
-        let index = movesByTarget.partitionIndex { $0.to < path }
+        let index = movesByTarget.partitioningIndex { $0.to >= path }
         return index < movesByTarget.count && movesByTarget[index].to == path ? movesByTarget[index].from : nil
     }
 
     /// The new path of the row moved from `path`, if one was.
     func target(ofOld path: RowPath) -> RowPath? {
-        let index = movesBySource.partitionIndex { $0.from < path }
+        let index = movesBySource.partitioningIndex { $0.from >= path }
         return index < movesBySource.count && movesBySource[index].from == path ? movesBySource[index].to : nil
     }
 
@@ -132,19 +132,15 @@ private struct RowSides {
 
     /// How many paths of the ascending `list` are in `path`'s section before it.
     private static func countBefore(_ path: RowPath, in list: [RowPath]) -> Int {
-        list.partitionIndex { $0 < path } - list.partitionIndex { $0.section < path.section }
+        list.partitioningIndex { $0 >= path } - list.partitioningIndex { $0.section >= path.section }
     }
 
     /// The `rank`-th (0-based) item of `section` not taken by the ascending `taken`
     /// (`GapMapping.position(ofRank:skipping:)` on the section's part of the list).
     private static func position(ofRank rank: Int, in section: Int, skipping taken: [RowPath]) -> Int {
-        let first = taken.partitionIndex { $0.section < section }
-        var low = 0
-        var high = taken.partitionIndex { $0.section <= section } - first
-        while low < high {
-            let middle = (low + high) / 2
-            if taken[first + middle].item - middle <= rank { low = middle + 1 } else { high = middle }
-        }
-        return rank + low
+        let first = taken.partitioningIndex { $0.section >= section }
+        let end = taken.partitioningIndex { $0.section > section }
+        // taken[first + i].item - i does not decrease: count the taken items before the answer.
+        return rank + (0..<(end - first)).partitioningIndex { taken[first + $0].item - $0 > rank }
     }
 }

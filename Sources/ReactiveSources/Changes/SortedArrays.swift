@@ -1,5 +1,5 @@
-/// Sorted arrays as small sets and maps: what change-set code uses instead of hashing a few
-/// index paths.
+/// Sorted arrays as small sets and maps (what change-set code uses instead of hashing a few
+/// index paths), and the one binary search of the package.
 extension Array where Element: Comparable {
     /// The elements sorted, each once. O(n) when already sorted, else O(n log n).
     func sortedUnique() -> [Element] {
@@ -28,20 +28,21 @@ extension Array where Element: Comparable {
 
     /// Whether this ascending array holds `element`. O(log n).
     func sortedContains(_ element: Element) -> Bool {
-        let index = partitionIndex { $0 < element }
+        let index = partitioningIndex { $0 >= element }
         return index < count && self[index] == element
     }
 }
 
-extension Array {
-    /// The first index whose element is not `isBefore` (the elements that are come first).
-    /// O(log n).
-    func partitionIndex(_ isBefore: (Element) -> Bool) -> Int {
-        var low = 0
-        var high = count
+extension RandomAccessCollection where Index == Int {
+    /// The first index whose element `belongsInSecondPartition`, which must be false on a
+    /// prefix and true after it (`endIndex` when it never is): a binary search. O(log n).
+    @inlinable
+    func partitioningIndex(where belongsInSecondPartition: (Element) throws -> Bool) rethrows -> Int {
+        var low = startIndex
+        var high = endIndex
         while low < high {
-            let middle = (low + high) / 2
-            if isBefore(self[middle]) { low = middle + 1 } else { high = middle }
+            let middle = low + (high - low) / 2
+            if try belongsInSecondPartition(self[middle]) { high = middle } else { low = middle + 1 }
         }
         return low
     }

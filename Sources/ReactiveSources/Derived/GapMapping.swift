@@ -18,24 +18,12 @@ enum GapMapping {
 
     /// How many elements of the ascending `list` are less than `value`.
     static func countLess(than value: Int, in list: [Int]) -> Int {
-        var low = 0
-        var high = list.count
-        while low < high {
-            let middle = (low + high) / 2
-            if list[middle] < value { low = middle + 1 } else { high = middle }
-        }
-        return low
+        list.partitioningIndex { $0 >= value }
     }
 
     /// The `rank`-th (0-based) index not in the ascending, unique `taken`.
     static func position(ofRank rank: Int, skipping taken: [Int]) -> Int {
         // taken[i] - i is non-decreasing: count the taken indexes before the answer.
-        var low = 0
-        var high = taken.count
-        while low < high {
-            let middle = (low + high) / 2
-            if taken[middle] - middle <= rank { low = middle + 1 } else { high = middle }
-        }
-        return rank + low
+        rank + taken.indices.partitioningIndex { taken[$0] - $0 > rank }
     }
 }

@@ -56,13 +56,7 @@ extension RowStorage {
     /// Binary search for the partition point of one chunk. O(log chunk).
     @inlinable
     static func partitioningIndex(in elements: UnsafeBufferPointer<Element>, where belongsInSecondPartition: (Element) throws -> Bool) rethrows -> Int {
-        var low = 0
-        var high = elements.count
-        while low < high {
-            let middle = (low + high) / 2
-            if try belongsInSecondPartition(elements[middle]) { high = middle } else { low = middle + 1 }
-        }
-        return low
+        try elements.partitioningIndex(where: belongsInSecondPartition)
     }
 }
 

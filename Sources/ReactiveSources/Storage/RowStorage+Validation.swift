@@ -21,11 +21,14 @@ extension RowStorage {
         let regular = entries.dropLast().allSatisfy { $0.child.count == node.childCapacity }
         if node.isDense != (regular && entries.last!.child.isDense) { return "density flag \(node.isDense) wrong at height \(node.height)" }
         if node.width > RowStorageNode<Element>.innerCapacity { return "inner node over capacity: \(node.width)" }
-        if !node.headerPointer.pointee.hasKeys { return "inner node without search keys at height \(node.height)" }
-        let keys = UnsafeBufferPointer(start: node.keys, count: RowStorageNode<Element>.innerCapacity)
-        let starts = [0] + entries.dropLast().map(\.end)
-        let expected = starts.map(Int32.init) + Array(repeating: Int32.max, count: keys.count - starts.count)
-        if Array(keys) != expected { return "search keys \(Array(keys)) should be \(expected) at height \(node.height)" }
+        let fitsKeys = node.count <= Int(Int32.max)
+        if node.headerPointer.pointee.hasKeys != fitsKeys { return "search keys flag \(!fitsKeys) wrong at height \(node.height)" }
+        if fitsKeys {
+            let keys = UnsafeBufferPointer(start: node.keys, count: RowStorageNode<Element>.innerCapacity)
+            let starts = [0] + entries.dropLast().map(\.end)
+            let expected = starts.map(Int32.init) + Array(repeating: Int32.max, count: keys.count - starts.count)
+            if Array(keys) != expected { return "search keys \(Array(keys)) should be \(expected) at height \(node.height)" }
+        }
         var total = 0
         for (index, entry) in node.entryBuffer.enumerated() {
             let child = entry.child

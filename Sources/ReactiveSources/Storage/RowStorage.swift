@@ -1,5 +1,5 @@
 /// An ordered collection of rows that versions cheaply: a persistent B+tree of fixed-size
-/// chunks (leaves of about 1 KiB of elements, inner nodes of 32 children with their running
+/// chunks (leaves of about 1 KiB of elements, inner nodes of 16 children with their running
 /// counts), shared between copies and copied path by path on write, plus a tail chunk
 /// outside the tree for the last elements (as Clojure's persistent vector has). Each node is
 /// one allocation holding its elements or its children and their counts inline.
@@ -10,8 +10,8 @@
 /// when the storage is uniquely referenced. Appends go to the tail and touch the tree once
 /// per chunk. Reading an element is O(log n): a subtree laid out as by appends (every
 /// child but the last full: "dense") is walked by the offset's bits without reading a count,
-/// as Clojure's persistent vector does; other nodes guess the child from their average
-/// child count and correct the guess. Iteration walks the chunks. Indices are the `Int`s `0..<count`, like an `Array`'s;
+/// as Clojure's persistent vector does; other nodes count the children's starts (kept as
+/// 32-bit search keys) at or before the offset, without a branch. Iteration walks the chunks. Indices are the `Int`s `0..<count`, like an `Array`'s;
 /// out-of-range indices trap.
 public struct RowStorage<Element> {
     /// The tree holding the first `count - tail.count` elements; `nil` when it holds none.

@@ -28,8 +28,8 @@ struct RowStorageNodeHeader {
 /// each with the running element count up to and including it. One allocation per node: the
 /// elements or the (child, running count) entries live in the node object itself, after its
 /// header, so going down a level reads one object (no separate buffers to reach). An inner
-/// node also keeps its children's starts as `Int32` search keys right after its header (one
-/// cache line), so that finding a child is one branch-free count. Every node
+/// node also keeps its children's starts as `Int32` search keys right after its header (64
+/// bytes), so that finding a child is one branch-free count. Every node
 /// is allocated at full capacity. Nodes are shared between versions and mutated only while
 /// uniquely referenced (the caller checks with `isKnownUniquelyReferenced`).
 @usableFromInline
@@ -327,11 +327,9 @@ final class RowStorageNode<Element>: ManagedBuffer<RowStorageNodeHeader, Element
         return searchChild(containing: offset)
     }
 
-    /// `child(containing:)` for a node that is not dense: a first guess from the children's
-    /// average count, then a walk to the child. (A guess from the first child's count alone
-    /// walks further after random inserts; a binary search without branches on the data
-    /// measured 2x slower: its chain of dependent loads keeps reads from overlapping.)
-    /// O(innerCapacity).
+    /// `child(containing:)` for a node that is not dense: a count of its search keys
+    /// (`searchKeys`), or, in a node over `Int32.max` elements (no keys), a first guess from
+    /// the children's average count and a walk to the child. O(innerCapacity).
     @inlinable
     func searchChild(containing offset: Int) -> (index: Int, start: Int) {
         if _fastPath(headerPointer.pointee.hasKeys) {

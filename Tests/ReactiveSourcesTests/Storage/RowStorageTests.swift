@@ -304,10 +304,33 @@ struct RowStorageTests {
         #expect(Self.editNarrowOrAligned({ UInt8(truncatingIfNeeded: $0) }, count: 20_000, seed: 1) == nil)
         #expect(Self.editNarrowOrAligned({ HalfWords(a: UInt8(truncatingIfNeeded: $0), b: UInt16(truncatingIfNeeded: $0 >> 3)) }, count: 10_000, seed: 2) == nil)
         #expect(Self.editNarrowOrAligned({ SIMD4<Int32>(repeating: Int32(truncatingIfNeeded: $0)) }, count: 3_000, seed: 3) == nil)
-        #expect(RowStorageNode<UInt8>.innerTailCapacity >= RowStorageNode<UInt8>.innerCapacity * MemoryLayout<RowStorageNode<UInt8>.Entry>.stride + 7)
+        #expect(Self.innerLayoutFits(UInt8.self))
+        #expect(Self.innerLayoutFits(HalfWords.self))
+        #expect(Self.innerLayoutFits(Int.self))
+        #expect(Self.innerLayoutFits(SIMD4<Int32>.self))
+        #expect(Self.innerLayoutFits(WideRow.self))
+        #expect(Self.innerLayoutFits(Box.self))
     }
 
-    @Test("reads of a four-level tree, dense and after edits, match the rows (the dense read's loop past height 3)")
+    final class Box {}
+
+    /// Whether an inner node's keys and entries are aligned and inside its allocation.
+    static func innerLayoutFits<Element>(_: Element.Type) -> Bool {
+        typealias Node = RowStorageNode<Element>
+        let node = Node.makeInner(height: 1)
+        return node.withUnsafeMutablePointerToElements { tail in
+            let base = UnsafeRawPointer(tail)
+            let keys = base.distance(to: UnsafeRawPointer(node.keys))
+            let entries = base.distance(to: UnsafeRawPointer(node.entries))
+            let bytes = Node.innerTailCapacity * MemoryLayout<Element>.stride
+            return keys >= 0 && Int(bitPattern: node.keys) % MemoryLayout<Int32>.alignment == 0
+                && entries >= keys + Node.keyBytes
+                && Int(bitPattern: node.entries) % MemoryLayout<Node.Entry>.alignment == 0
+                && entries + Node.innerCapacity * MemoryLayout<Node.Entry>.stride <= bytes
+        }
+    }
+
+    @Test("reads of a four-level tree, dense and after edits, match the rows (the dense read's deepest straight-line case)")
     func fourLevels() {
         // 64-byte rows: 16 to a leaf, so 600,000 rows need four levels.
         let rows = (0..<600_000).map(WideRow.init)

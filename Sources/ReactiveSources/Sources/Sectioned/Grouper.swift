@@ -385,13 +385,7 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
     /// The first index in `0..<count` for which `isBefore` is false (`isBefore` must be true
     /// on a prefix).
     private func lowerBound(_ count: Int, _ isBefore: (Int) -> Bool) -> Int {
-        var low = 0
-        var high = count
-        while low < high {
-            let middle = (low + high) / 2
-            if isBefore(middle) { low = middle + 1 } else { high = middle }
-        }
-        return low
+        (0..<count).partitioningIndex { !isBefore($0) }
     }
 
     // MARK: Grouping from scratch
