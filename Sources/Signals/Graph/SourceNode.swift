@@ -37,7 +37,7 @@ final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     /// The value, recorded as read by the running computation. Caller holds the component's lock.
     @inlinable @inline(__always) func trackedValue(in graph: Graph) -> Value {
         if _slowPath(isModifying) { graph.waitForModify(of: self) }
-        graph.track(self)
+        graph.track(source: self)
         return value
     }
 

@@ -151,6 +151,7 @@ extension Graph {
         depth = 0
         held = nil
         heldMember = 0
+        repeatedSource = 0
         pthread_mutex_unlock(previous.mutex)
         wait()
         reacquire(previous)
