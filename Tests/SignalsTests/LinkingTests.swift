@@ -77,6 +77,21 @@ struct LinkingTests {
         subscription.cancel()
     }
 
+    /// An unwatched derived node read again in one run is its value alone
+    /// (`Graph.repeatedDerived`) until something is written: a write from the closure
+    /// makes the next read validate it again.
+    @Test func anUnwatchedNodeReadAgainAfterAWriteInTheSameRunRecomputes() {
+        let a = MutableProperty(1)
+        let tenfold = Property<Int> { a.value * 10 }
+        let outer = Property<Int> {
+            let before = tenfold.value + tenfold.value
+            a.value = 2
+            return before * 1000 + tenfold.value
+        }
+        #expect(tenfold.value == 10, "placed and validated before outer's run")
+        #expect(outer.value == 20_020)
+    }
+
     /// While `s` links to `n`, `n` validates, and its closure cancels the only observer of
     /// `s`: once linking ends, `s` and `n` are unlinked from everything.
     @Test func losingTheLastObserverWhileLinkingUnlinks() {

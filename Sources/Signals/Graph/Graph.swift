@@ -55,6 +55,9 @@ final class Graph {
     /// but its value (see `Property.value`). Reset when a run begins or ends, when this
     /// thread releases its lock to wait (``released(_:reacquire:)``) and when a `modify` begins.
     @usableFromInline @exclusivity(unchecked) var repeatedSource: UInt = 0
+    /// The same for an unwatched derived node read again in this run with nothing written
+    /// since it was validated (`DerivedNode.checkedValue`), or 0; also reset by every write.
+    @usableFromInline @exclusivity(unchecked) var repeatedDerived: UInt = 0
     /// What the running computations have read, the innermost one's reads last (a stack:
     /// a nested computation appends after its caller's reads and removes its own when done).
     @usableFromInline @exclusivity(unchecked) var collected = TrivialStack<Read>()
@@ -201,6 +204,7 @@ final class Graph {
         isTracking = true
         runEpoch = epoch
         repeatedSource = 0
+        repeatedDerived = 0
         runNode = Unmanaged.passUnretained(node)
         cursor = 0
         return run
@@ -215,6 +219,7 @@ final class Graph {
         isTracking = run.wasTracking
         runEpoch = run.outerEpoch
         repeatedSource = 0
+        repeatedDerived = 0
         runNode = run.outerNode
         cursor = run.outerCursor
         if matched >= 0 { return matched }

@@ -106,6 +106,7 @@ final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     /// reused: a batch can give a node back the version it had (``settleBatchWrite(in:)``) without a
     /// later write repeating a version a derived node saw in between.
     @usableFromInline func didChange(in graph: Graph) {
+        graph.repeatedDerived = 0
         graph.globalVersion &+= 1
         version = graph.globalVersion
         markSubscribersStale(in: graph)

@@ -152,6 +152,7 @@ extension Graph {
         held = nil
         heldMember = 0
         repeatedSource = 0
+        repeatedDerived = 0
         pthread_mutex_unlock(previous.mutex)
         wait()
         reacquire(previous)

@@ -53,6 +53,7 @@ public final class MutableProperty<Value: Sendable>: Property<Value>, @unchecked
         if _slowPath(source.isModifying) { graph.waitForModify(of: source) }
         source.isModifying = true
         graph.repeatedSource = 0
+        graph.repeatedDerived = 0
         graph.beginBusy(source)
         guard source.isEqual != nil else {
             defer {
