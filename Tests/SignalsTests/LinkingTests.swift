@@ -57,6 +57,41 @@ struct LinkingTests {
         #expect(inputs.allSatisfy { $0.subscriberCount == 0 })
     }
 
+    /// A source read again in one run skips its record (`Graph.repeatedSource`); a nested run
+    /// must still record its own first read of it, and its caller its first read of what the
+    /// nested run read last.
+    @Test func aSourceReadAgainAroundANestedRunIsRecordedByEachRun() {
+        let a = MutableProperty(1)
+        let b = MutableProperty(10)
+        // First computed by nested runs inside `outer`'s first run.
+        let parity = Property<Int> { a.value % 2 }
+        let zero = Property<Int> { b.value * 0 }
+        let outer = Property<Int> { a.value + parity.value * 100 + zero.value + b.value * 1000 }
+        let recorder = Recorder<Int>()
+        let subscription = outer.observe { recorder.append($0) }
+        #expect(a.subscriberCount == 2 && b.subscriberCount == 2, "outer and the nested node read each")
+        b.value = 20
+        a.value = 2
+        #expect(recorder.values == [10_101, 20_101, 20_002])
+        #expect(a.subscriberCount == 2 && b.subscriberCount == 2)
+        subscription.cancel()
+    }
+
+    /// An unwatched derived node read again in one run is its value alone
+    /// (`Graph.repeatedDerived`) until something is written: a write from the closure
+    /// makes the next read validate it again.
+    @Test func anUnwatchedNodeReadAgainAfterAWriteInTheSameRunRecomputes() {
+        let a = MutableProperty(1)
+        let tenfold = Property<Int> { a.value * 10 }
+        let outer = Property<Int> {
+            let before = tenfold.value + tenfold.value
+            a.value = 2
+            return before * 1000 + tenfold.value
+        }
+        #expect(tenfold.value == 10, "placed and validated before outer's run")
+        #expect(outer.value == 20_020)
+    }
+
     /// While `s` links to `n`, `n` validates, and its closure cancels the only observer of
     /// `s`: once linking ends, `s` and `n` are unlinked from everything.
     @Test func losingTheLastObserverWhileLinkingUnlinks() {

@@ -98,7 +98,10 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
             graph.track(self)
             return storage.pointee
         }
-        return flags & NodeFlags.isLinked.rawValue == 0 ? checkedValue(in: graph) : currentValue(in: graph)
+        if flags & NodeFlags.isLinked.rawValue != 0 { return currentValue(in: graph) }
+        // Read again in this run with nothing written since (see ``Graph/repeatedDerived``).
+        if UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque()) == graph.repeatedDerived { return storage.pointee }
+        return checkedValue(in: graph)
     }
 
     /// ``value(in:)`` of an unwatched node: specialised in the caller but not inlined (the
@@ -112,6 +115,7 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
             && UnsafeRawPointer(storage).load(fromByteOffset: -8, as: UInt64.self)
                 == graph.held.unsafelyUnwrapped._withUnsafeGuaranteedRef({ $0.globalVersion }) {
             graph.track(self)
+            if graph.isTracking { graph.repeatedDerived = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque()) }
             return storage.pointee
         }
         return currentValue(in: graph)

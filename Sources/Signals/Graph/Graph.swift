@@ -50,6 +50,14 @@ final class Graph {
     /// `trackEpoch`, which records each read once. Unique across threads (``takeEpochBlock()``).
     @usableFromInline @exclusivity(unchecked) var runEpoch: UInt64 = 0
     @exclusivity(unchecked) var epochCounter: UInt64
+    /// The address of the last source node the running computation recorded a read of
+    /// (``recordSource(_:)``), or 0: this thread holds its lock, so reading it again needs nothing
+    /// but its value (see `Property.value`). Reset when a run begins or ends, when this
+    /// thread releases its lock to wait (``released(_:reacquire:)``) and when a `modify` begins.
+    @usableFromInline @exclusivity(unchecked) var repeatedSource: UInt = 0
+    /// The same for an unwatched derived node read again in this run with nothing written
+    /// since it was validated (`DerivedNode.checkedValue`), or 0; also reset by every write.
+    @usableFromInline @exclusivity(unchecked) var repeatedDerived: UInt = 0
     /// What the running computations have read, the innermost one's reads last (a stack:
     /// a nested computation appends after its caller's reads and removes its own when done).
     @usableFromInline @exclusivity(unchecked) var collected = TrivialStack<Read>()
@@ -195,6 +203,8 @@ final class Graph {
         )
         isTracking = true
         runEpoch = epoch
+        repeatedSource = 0
+        repeatedDerived = 0
         runNode = Unmanaged.passUnretained(node)
         cursor = 0
         return run
@@ -208,6 +218,8 @@ final class Graph {
         let matched = cursor
         isTracking = run.wasTracking
         runEpoch = run.outerEpoch
+        repeatedSource = 0
+        repeatedDerived = 0
         runNode = run.outerNode
         cursor = run.outerCursor
         if matched >= 0 { return matched }
@@ -280,6 +292,25 @@ final class Graph {
     /// The matched read (the usual one) is this function alone, with no call: it needs no
     /// registers saved; anything else goes to ``recordUnmatched(_:)``.
     @usableFromInline func record(_ node: GraphNode) {
+        if cursor >= 0 && runNode.unsafelyUnwrapped._withUnsafeGuaranteedRef({
+            $0.dependencies.matchRead(of: node, at: cursor, version: node.version)
+        }) {
+            cursor &+= 1
+            return
+        }
+        recordUnmatched(node, version: node.version)
+    }
+
+    /// ``track(_:)`` of a source node, which also becomes the ``repeatedSource``.
+    @inlinable @inline(__always) func track<Value>(source node: SourceNode<Value>) {
+        guard isTracking, node.trackEpoch != runEpoch else { return }
+        node.trackEpoch = runEpoch
+        recordSource(node)
+    }
+
+    /// ``record(_:)`` of a source node, which also becomes the ``repeatedSource``.
+    @usableFromInline func recordSource(_ node: GraphNode) {
+        repeatedSource = UInt(bitPattern: Unmanaged.passUnretained(node).toOpaque())
         if cursor >= 0 && runNode.unsafelyUnwrapped._withUnsafeGuaranteedRef({
             $0.dependencies.matchRead(of: node, at: cursor, version: node.version)
         }) {

@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import Synchronization
+import SignalsThreadLocal
 
 /// Taking and joining component locks (see "Locking" in ``Graph``).
 extension Graph {
@@ -37,15 +38,15 @@ extension Graph {
                 depth += 1
                 return
             }
-            pthread_mutex_lock(nursery.mutex)
+            signals_lock(nursery.mutex)
             if node.isUnplaced { Self.place(Unmanaged.passUnretained(node), in: held.unsafelyUnwrapped.takeUnretainedValue()) }
-            pthread_mutex_unlock(nursery.mutex)
+            signals_unlock(nursery.mutex)
             lock(node.component)
             return
         }
-        pthread_mutex_lock(nursery.mutex)
+        signals_lock(nursery.mutex)
         if !node.isUnplaced {
-            pthread_mutex_unlock(nursery.mutex)
+            signals_unlock(nursery.mutex)
             lock(node.component)
             return
         }
@@ -63,15 +64,15 @@ extension Graph {
         guard held.unsafelyUnwrapped.toOpaque() == Unmanaged.passUnretained(nursery).toOpaque() else { return }
         while true {
             let root = target.root.takeUnretainedValue()
-            if pthread_mutex_trylock(root.mutex) == 0 {
+            if signals_lock_try(root.mutex) != 0 {
                 guard root.isRoot else {
-                    pthread_mutex_unlock(root.mutex)
+                    signals_unlock(root.mutex)
                     continue
                 }
                 placeWorkingNodes(in: root)
                 held = Unmanaged.passUnretained(root)
                 heldMember = 0
-                pthread_mutex_unlock(nursery.mutex)
+                signals_unlock(nursery.mutex)
                 return
             }
             placeWorkingNodes(in: root)
@@ -124,14 +125,14 @@ extension Graph {
     @usableFromInline func lockOutermost(_ component: GraphComponent) {
         while true {
             let root = component.root
-            pthread_mutex_lock(root._withUnsafeGuaranteedRef { $0.mutex })
+            signals_lock(root._withUnsafeGuaranteedRef { $0.mutex })
             if root._withUnsafeGuaranteedRef({ $0.isRoot }) {
                 held = root
                 // The root's own nodes are in its tree: their reads re-enter without a walk.
                 heldMember = UInt(bitPattern: root.toOpaque())
                 return
             }
-            pthread_mutex_unlock(root._withUnsafeGuaranteedRef { $0.mutex })
+            signals_unlock(root._withUnsafeGuaranteedRef { $0.mutex })
         }
     }
 
@@ -141,7 +142,7 @@ extension Graph {
             let root = held.unsafelyUnwrapped
             held = nil
             heldMember = 0
-            pthread_mutex_unlock(root._withUnsafeGuaranteedRef { $0.mutex })
+            signals_unlock(root._withUnsafeGuaranteedRef { $0.mutex })
         }
     }
 
@@ -157,12 +158,12 @@ extension Graph {
             let mine = held.unsafelyUnwrapped
             if other.toOpaque() == mine.toOpaque() { return }
             let otherRoot = other.takeUnretainedValue()
-            if pthread_mutex_trylock(otherRoot.mutex) == 0 {
+            if signals_lock_try(otherRoot.mutex) != 0 {
                 if otherRoot.isRoot {
                     held = Unmanaged.passUnretained(Self.merge(mine.takeUnretainedValue(), otherRoot))
                     return
                 }
-                pthread_mutex_unlock(otherRoot.mutex)
+                signals_unlock(otherRoot.mutex)
                 continue
             }
             releasedToJoin { previous in
@@ -193,15 +194,15 @@ extension Graph {
                 return
             }
             let (first, second) = UInt(bitPattern: ObjectIdentifier(x).hashValue) < UInt(bitPattern: ObjectIdentifier(y).hashValue) ? (x, y) : (y, x)
-            pthread_mutex_lock(first.mutex)
+            signals_lock(first.mutex)
             guard first.isRoot else {
-                pthread_mutex_unlock(first.mutex)
+                signals_unlock(first.mutex)
                 continue
             }
-            pthread_mutex_lock(second.mutex)
+            signals_lock(second.mutex)
             guard second.isRoot else {
-                pthread_mutex_unlock(second.mutex)
-                pthread_mutex_unlock(first.mutex)
+                signals_unlock(second.mutex)
+                signals_unlock(first.mutex)
                 continue
             }
             held = Unmanaged.passUnretained(Self.merge(first, second))

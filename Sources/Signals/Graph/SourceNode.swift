@@ -37,7 +37,7 @@ final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     /// The value, recorded as read by the running computation. Caller holds the component's lock.
     @inlinable @inline(__always) func trackedValue(in graph: Graph) -> Value {
         if _slowPath(isModifying) { graph.waitForModify(of: self) }
-        graph.track(self)
+        graph.track(source: self)
         return value
     }
 
@@ -106,6 +106,7 @@ final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     /// reused: a batch can give a node back the version it had (``settleBatchWrite(in:)``) without a
     /// later write repeating a version a derived node saw in between.
     @usableFromInline func didChange(in graph: Graph) {
+        graph.repeatedDerived = 0
         graph.globalVersion &+= 1
         version = graph.globalVersion
         markSubscribersStale(in: graph)

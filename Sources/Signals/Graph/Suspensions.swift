@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import Synchronization
+import SignalsThreadLocal
 
 /// The threads that released their component lock in the middle of an operation (to join
 /// a busy component, or to wait for a node another such thread is computing): see "Locking"
@@ -151,7 +152,9 @@ extension Graph {
         depth = 0
         held = nil
         heldMember = 0
-        pthread_mutex_unlock(previous.mutex)
+        repeatedSource = 0
+        repeatedDerived = 0
+        signals_unlock(previous.mutex)
         wait()
         reacquire(previous)
         depth = savedDepth

@@ -52,6 +52,8 @@ public final class MutableProperty<Value: Sendable>: Property<Value>, @unchecked
         defer { graph.unlockAndDeliver() }
         if _slowPath(source.isModifying) { graph.waitForModify(of: source) }
         source.isModifying = true
+        graph.repeatedSource = 0
+        graph.repeatedDerived = 0
         graph.beginBusy(source)
         guard source.isEqual != nil else {
             defer {

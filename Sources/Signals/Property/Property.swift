@@ -115,6 +115,10 @@ public class Property<Value: Sendable>: @unchecked Sendable {
     @inlinable public final var value: Value {
         @inline(__always) get {
             Graph.current._withUnsafeGuaranteedRef { graph in
+                // A source the running computation read already: nothing to lock, record or check.
+                if UInt(bitPattern: Unmanaged.passUnretained(node).toOpaque()) == graph.repeatedSource {
+                    return unsafeDowncast(node, to: SourceNode<Value>.self).value
+                }
                 // A read from a derived closure (or a `modify` body) whose thread already
                 // holds this node's component: no lock round trip (see ``Graph/holds(_:)``).
                 let held = graph.holds(node)
