@@ -6,7 +6,6 @@ import Musl
 import Darwin
 #endif
 import Synchronization
-import SignalsThreadLocal
 
 /// The lock of one connected component of the graph, and the component's version clock.
 ///
@@ -30,8 +29,7 @@ import SignalsThreadLocal
 /// and `globalVersion` are used.
 @usableFromInline
 final class GraphComponent: @unchecked Sendable {
-    /// The lock word (see `signals_lock` in SignalsThreadLocal.h).
-    @usableFromInline let mutex: UnsafeMutablePointer<UInt32>
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
     /// The component this one was merged into, retained (+1), or 0 while this is a root.
     @usableFromInline let parentBits = Atomic<UInt>(0)
     /// Bumped by every write to a source node of the component; lets unwatched derived nodes
@@ -42,7 +40,7 @@ final class GraphComponent: @unchecked Sendable {
 
     @usableFromInline init() {
         mutex = .allocate(capacity: 1)
-        mutex.initialize(to: 0)
+        pthread_mutex_init(mutex, nil)
     }
 
     /// Where a derived node whose inputs are unknown (`Property { }`) starts, so that making
@@ -64,6 +62,7 @@ final class GraphComponent: @unchecked Sendable {
     deinit {
         let bits = parentBits.load(ordering: .relaxed)
         if bits != 0 { Unmanaged<GraphComponent>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release() }
+        pthread_mutex_destroy(mutex)
         mutex.deallocate()
     }
 
@@ -90,7 +89,7 @@ final class GraphComponent: @unchecked Sendable {
         root.size += size
         root.globalVersion = max(root.globalVersion, globalVersion) &+ 1
         parentBits.store(UInt(bitPattern: Unmanaged.passRetained(root).toOpaque()), ordering: .releasing)
-        signals_unlock(mutex)
+        pthread_mutex_unlock(mutex)
     }
 }
 

@@ -6,7 +6,6 @@ import Musl
 import Darwin
 #endif
 import Synchronization
-import SignalsThreadLocal
 
 /// Taking and joining component locks (see "Locking" in ``Graph``).
 extension Graph {
@@ -38,15 +37,15 @@ extension Graph {
                 depth += 1
                 return
             }
-            signals_lock(nursery.mutex)
+            pthread_mutex_lock(nursery.mutex)
             if node.isUnplaced { Self.place(Unmanaged.passUnretained(node), in: held.unsafelyUnwrapped.takeUnretainedValue()) }
-            signals_unlock(nursery.mutex)
+            pthread_mutex_unlock(nursery.mutex)
             lock(node.component)
             return
         }
-        signals_lock(nursery.mutex)
+        pthread_mutex_lock(nursery.mutex)
         if !node.isUnplaced {
-            signals_unlock(nursery.mutex)
+            pthread_mutex_unlock(nursery.mutex)
             lock(node.component)
             return
         }
@@ -64,15 +63,15 @@ extension Graph {
         guard held.unsafelyUnwrapped.toOpaque() == Unmanaged.passUnretained(nursery).toOpaque() else { return }
         while true {
             let root = target.root.takeUnretainedValue()
-            if signals_lock_try(root.mutex) != 0 {
+            if pthread_mutex_trylock(root.mutex) == 0 {
                 guard root.isRoot else {
-                    signals_unlock(root.mutex)
+                    pthread_mutex_unlock(root.mutex)
                     continue
                 }
                 placeWorkingNodes(in: root)
                 held = Unmanaged.passUnretained(root)
                 heldMember = 0
-                signals_unlock(nursery.mutex)
+                pthread_mutex_unlock(nursery.mutex)
                 return
             }
             placeWorkingNodes(in: root)
@@ -125,14 +124,14 @@ extension Graph {
     @usableFromInline func lockOutermost(_ component: GraphComponent) {
         while true {
             let root = component.root
-            signals_lock(root._withUnsafeGuaranteedRef { $0.mutex })
+            pthread_mutex_lock(root._withUnsafeGuaranteedRef { $0.mutex })
             if root._withUnsafeGuaranteedRef({ $0.isRoot }) {
                 held = root
                 // The root's own nodes are in its tree: their reads re-enter without a walk.
                 heldMember = UInt(bitPattern: root.toOpaque())
                 return
             }
-            signals_unlock(root._withUnsafeGuaranteedRef { $0.mutex })
+            pthread_mutex_unlock(root._withUnsafeGuaranteedRef { $0.mutex })
         }
     }
 
@@ -142,7 +141,7 @@ extension Graph {
             let root = held.unsafelyUnwrapped
             held = nil
             heldMember = 0
-            signals_unlock(root._withUnsafeGuaranteedRef { $0.mutex })
+            pthread_mutex_unlock(root._withUnsafeGuaranteedRef { $0.mutex })
         }
     }
 
@@ -158,12 +157,12 @@ extension Graph {
             let mine = held.unsafelyUnwrapped
             if other.toOpaque() == mine.toOpaque() { return }
             let otherRoot = other.takeUnretainedValue()
-            if signals_lock_try(otherRoot.mutex) != 0 {
+            if pthread_mutex_trylock(otherRoot.mutex) == 0 {
                 if otherRoot.isRoot {
                     held = Unmanaged.passUnretained(Self.merge(mine.takeUnretainedValue(), otherRoot))
                     return
                 }
-                signals_unlock(otherRoot.mutex)
+                pthread_mutex_unlock(otherRoot.mutex)
                 continue
             }
             releasedToJoin { previous in
@@ -194,15 +193,15 @@ extension Graph {
                 return
             }
             let (first, second) = UInt(bitPattern: ObjectIdentifier(x).hashValue) < UInt(bitPattern: ObjectIdentifier(y).hashValue) ? (x, y) : (y, x)
-            signals_lock(first.mutex)
+            pthread_mutex_lock(first.mutex)
             guard first.isRoot else {
-                signals_unlock(first.mutex)
+                pthread_mutex_unlock(first.mutex)
                 continue
             }
-            signals_lock(second.mutex)
+            pthread_mutex_lock(second.mutex)
             guard second.isRoot else {
-                signals_unlock(second.mutex)
-                signals_unlock(first.mutex)
+                pthread_mutex_unlock(second.mutex)
+                pthread_mutex_unlock(first.mutex)
                 continue
             }
             held = Unmanaged.passUnretained(Self.merge(first, second))

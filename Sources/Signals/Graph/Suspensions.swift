@@ -6,7 +6,6 @@ import Musl
 import Darwin
 #endif
 import Synchronization
-import SignalsThreadLocal
 
 /// The threads that released their component lock in the middle of an operation (to join
 /// a busy component, or to wait for a node another such thread is computing): see "Locking"
@@ -154,7 +153,7 @@ extension Graph {
         heldMember = 0
         repeatedSource = 0
         repeatedDerived = 0
-        signals_unlock(previous.mutex)
+        pthread_mutex_unlock(previous.mutex)
         wait()
         reacquire(previous)
         depth = savedDepth

@@ -28,43 +28,4 @@ static inline __attribute__((always_inline)) void signals_set_thread_graph(void 
     signals_thread_graph_slot = graph;
 }
 
-// The lock of a graph component: one 32-bit word (0 free, 1 held, 2 held with threads
-// waiting). Taking and releasing a free lock is one atomic instruction each, inlined into the
-// caller; a thread that finds it held sleeps in the kernel (a futex on Linux,
-// `os_unfair_lock` on Darwin). Not recursive; released by the thread that took it.
-#include <stdint.h>
-
-#if defined(__APPLE__)
-#include <os/lock.h>
-
-static inline __attribute__((always_inline)) int signals_lock_try(uint32_t *_Nonnull word) {
-    return os_unfair_lock_trylock((os_unfair_lock_t)word);
-}
-
-static inline __attribute__((always_inline)) void signals_lock(uint32_t *_Nonnull word) {
-    os_unfair_lock_lock((os_unfair_lock_t)word);
-}
-
-static inline __attribute__((always_inline)) void signals_unlock(uint32_t *_Nonnull word) {
-    os_unfair_lock_unlock((os_unfair_lock_t)word);
-}
-#else
-void signals_lock_wait(uint32_t *_Nonnull word);
-void signals_lock_wake(uint32_t *_Nonnull word);
-
-/// Takes the lock if it is free; returns whether it did.
-static inline __attribute__((always_inline)) int signals_lock_try(uint32_t *_Nonnull word) {
-    uint32_t expected = 0;
-    return __atomic_compare_exchange_n(word, &expected, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
-}
-
-static inline __attribute__((always_inline)) void signals_lock(uint32_t *_Nonnull word) {
-    if (!signals_lock_try(word)) signals_lock_wait(word);
-}
-
-static inline __attribute__((always_inline)) void signals_unlock(uint32_t *_Nonnull word) {
-    if (__atomic_exchange_n(word, 0, __ATOMIC_RELEASE) == 2) signals_lock_wake(word);
-}
-#endif
-
 #endif
