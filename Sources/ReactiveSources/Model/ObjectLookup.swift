@@ -9,7 +9,8 @@ import Synchronization
 ///   by a known change set (``SnapshotUpdate/advance(_:)`` and `next(_:changes:)` call
 ///   ``link(to:changes:)``) and that version's lookup was built, the first lookup builds a
 ///   ``LookupNode`` link instead: the previous node, the change, and the objects at the rows
-///   the change inserted, moved or updated. O(k log n) for k changed rows; old links are
+///   the change inserted, moved or updated. (Versions nobody looked up in between, up to
+///   ``maxPendingVersions``, are bridged by composing their change sets.) O(k log n) for k changed rows; old links are
 ///   folded together (and the table rebuilt once the changes since it reach half the rows),
 ///   so a consumer that looks up after every update pays O(k log n) amortised per version,
 ///   and a lookup walks O(log n) links. A link never holds a snapshot's row storage, only
@@ -19,9 +20,10 @@ import Synchronization
 final class ObjectLookup<Object: Hashable & Sendable>: Sendable {
     enum State {
         case unbuilt
-        /// Made from the snapshot whose lookup is `base` by `changes`; resolved (into a link,
-        /// or a table when the change cannot be followed) by the first lookup.
-        case pending(base: LookupNode<Object>, changes: ChangeSet)
+        /// Made from the snapshot whose lookup is `base` by `changes` applied in order (more
+        /// than one when versions in between were never looked up); resolved (into a link, or
+        /// a table when the changes cannot be followed) by the first lookup.
+        case pending(base: LookupNode<Object>, changes: [ChangeSet])
         case built(LookupNode<Object>)
     }
 
@@ -49,16 +51,32 @@ final class ObjectLookup<Object: Hashable & Sendable>: Sendable {
         }
     }
 
+    /// How many versions a pending lookup may span (versions nobody looked up in between)
+    /// before it gives up and waits for a full build.
+    static var maxPendingVersions: Int { 16 }
+
     /// Records that the snapshot owning this lookup was made by `changes` from the snapshot
-    /// owning `previous`. Does nothing unless `previous` is built (a consumer that never
-    /// looks objects up pays O(1) here) and this lookup is unbuilt. The change set must be
+    /// owning `previous`. Does nothing unless `previous` is built, or pending on a built one
+    /// over fewer than ``maxPendingVersions`` versions (a consumer that never looks objects
+    /// up pays one atomic load here), and this lookup is unbuilt. The change set must be
     /// right (as ``SnapshotUpdate`` requires); a wrong one is caught only where a link answers
-    /// a path that does not hold the object (then the table is rebuilt). O(1).
+    /// a path that does not hold the object (then the table is rebuilt). O(1) (copies at most
+    /// ``maxPendingVersions`` change-set references).
     func link(to previous: ObjectLookup, changes: ChangeSet) {
-        guard previous !== self, let base = previous.builtNode else { return }
+        guard previous !== self, previous.mayBeBuilt.load(ordering: .acquiring) else { return }
+        let pending: State? = previous.state.withLock { state in
+            switch state {
+            case .unbuilt: return nil
+            case let .built(node): return .pending(base: node, changes: [changes])
+            case let .pending(base, earlier):
+                guard earlier.count < Self.maxPendingVersions else { return nil }
+                return .pending(base: base, changes: earlier + [changes])
+            }
+        }
+        guard let pending else { return }
         state.withLock { state in
             guard case .unbuilt = state else { return }
-            state = .pending(base: base, changes: changes)
+            state = pending
             mayBeBuilt.store(true, ordering: .releasing)
         }
     }
@@ -90,8 +108,14 @@ final class ObjectLookup<Object: Hashable & Sendable>: Sendable {
         switch state {
         case let .built(node):
             return node
-        case let .pending(base, changes):
-            let node = LookupNode.linking(base, changes: changes, sections: sections) ?? LookupNode(table: sections)
+        case let .pending(base, list):
+            // Skipped versions: one change from `base`'s snapshot to this one (`nil` when
+            // section changes keep them from composing).
+            var changes: ChangeSet? = list.first
+            for next in list.dropFirst() {
+                changes = changes?.followed(by: next)
+            }
+            let node = changes.flatMap { LookupNode.linking(base, changes: $0, sections: sections) } ?? LookupNode(table: sections)
             state = .built(node)
             return node
         case .unbuilt:

@@ -76,8 +76,9 @@ public struct Snapshot<Object: Hashable & Sendable>: Hashable, Sendable {
     ///
     /// Complexity: the first lookup on a snapshot builds an index: O(n) from scratch, or,
     /// for a snapshot a source published by a change set when the previous version's lookup
-    /// was built (a consumer that looks objects up after every update), O(k log n) amortised
-    /// for k changed rows, reusing the previous index. Later lookups: O(log n) (a walk of the
+    /// was built (a consumer that looks objects up after every update, or every few: up to
+    /// 16 versions without a lookup are bridged), O(k log n) amortised for k changed rows,
+    /// reusing the previous index. Later lookups: O(log n) (a walk of the
     /// short chain of changes to the last full index, each step a binary search and a hash).
     /// Looking up an object that occurs several times, after the occurrence the index tracked
     /// was removed, rebuilds the index (O(n)). A snapshot whose lookup is never used pays

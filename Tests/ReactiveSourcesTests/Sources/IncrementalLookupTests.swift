@@ -122,6 +122,7 @@ struct IncrementalLookupTests {
             }
             var update = SnapshotUpdate(snapshot: Snapshot(sections: [SnapshotSection(id: "s0", objects: start)]))
             var seen: [Item] = start
+            let lookUpPercent = [100, 85, 40, 5][sequence % 4]
             for step in 0..<30 {
                 let old = update.snapshot
                 let new = Self.edited(old, nextID: &nextID, using: &random)
@@ -134,8 +135,9 @@ struct IncrementalLookupTests {
                     update.advance(changes)
                 }
                 seen.append(contentsOf: new.allObjects)
-                // Sometimes nobody looks this version up (the next one starts from scratch).
-                guard random.chance(85) else { continue }
+                // Sometimes nobody looks this version up (the next lookup bridges the skipped
+                // versions, or starts from scratch after too many or after section changes).
+                guard random.chance(lookUpPercent) else { continue }
                 let label = "seed \(seed) sequence \(sequence) step \(step)"
                 for _ in 0..<4 where !seen.isEmpty {
                     Self.check(seen.randomElement(using: &random)!, in: update.snapshot, label)
@@ -239,6 +241,15 @@ struct IncrementalLookupTests {
         #expect(source.snapshot.lookup.builtNode == nil)
         #expect(source.snapshot.path(of: 5_000) == RowPath(item: 1_010, section: 0))
         #expect(source.snapshot.lookup.builtNode?.isTable == false)
+        // Versions nobody looked up are bridged (their change sets composed)...
+        for value in 0..<5 { source.append([6_000 + value]) }
+        #expect(source.snapshot.path(of: 6_004) == RowPath(item: 1_015, section: 0))
+        #expect(source.snapshot.lookup.builtNode?.isTable == false)
+        // ...up to `maxPendingVersions` of them; then nothing is kept, and the table is rebuilt.
+        for value in 0..<(ObjectLookup<Int>.maxPendingVersions + 1) { source.append([7_000 + value]) }
+        #expect(source.snapshot.lookup.builtNode == nil)
+        #expect(source.snapshot.path(of: 7_000) == RowPath(item: 1_016, section: 0))
+        #expect(source.snapshot.lookup.builtNode?.isTable == true)
     }
 
     @Test func aLookupChainDoesNotKeepOldSnapshotsStorageAlive() throws {
