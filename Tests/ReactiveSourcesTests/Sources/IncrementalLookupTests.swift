@@ -274,6 +274,40 @@ struct IncrementalLookupTests {
         #expect(firstRoot == nil, "the first snapshot's storage was freed although its lookup is still used")
     }
 
+    @Test func lookupsOnSeveralThreadsWhileTheSourcePublishes() async {
+        // Readers share the snapshots (and their lookups) the writer publishes: every answer
+        // must be a path holding the object, whichever thread builds or links a lookup.
+        let source = SimpleDataSource(objects: Array(0..<2_000))
+        _ = source.snapshot.path(of: 0)
+        let wrong = await withTaskGroup(of: Int.self) { group in
+            group.addTask {
+                for value in 0..<300 {
+                    source.append([2_000 + value])
+                    if value % 7 == 0 { try? source.move(from: value, to: 1_000) }
+                }
+                return 0
+            }
+            for reader in 0..<3 {
+                group.addTask {
+                    var random = SplitMix64(seed: UInt64(reader))
+                    var wrong = 0
+                    for _ in 0..<600 {
+                        let snapshot = source.snapshot
+                        let value = Int.random(in: 0..<(snapshot.objectCount), using: &random)
+                        guard let path = snapshot.path(of: value), snapshot.object(at: path) == value else {
+                            wrong += 1
+                            continue
+                        }
+                    }
+                    return wrong
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(wrong == 0)
+        #expect(LookupStatistics.mismatches.load(ordering: .relaxed) == 0)
+    }
+
     @Test func repeatedObjectsAnswerAPathHoldingThem() {
         var update = SnapshotUpdate(snapshot: Snapshot(sections: [SnapshotSection(id: "s", objects: [1, 2, 1, 3, 1])]))
         #expect(update.snapshot.path(of: 1) == RowPath(item: 0, section: 0), "from scratch: the first occurrence")
