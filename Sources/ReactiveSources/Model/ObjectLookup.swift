@@ -9,16 +9,18 @@ import Synchronization
 ///   by a known change set (``SnapshotUpdate/advance(_:)`` and `next(_:changes:)` call
 ///   ``link(to:changes:)``) and that version's lookup was built, the first lookup builds a
 ///   ``LookupNode`` link instead: the previous node, the change, and the objects at the rows
-///   the change inserted, moved or updated. (Versions nobody looked up in between, up to
-///   ``maxPendingVersions``, are bridged by composing their change sets.) O(k log n) for k changed rows; old links are
-///   folded together (and the table rebuilt once the changes since it reach half the rows),
+///   the change inserted, moved or updated (versions nobody looked up in between, up to
+///   ``maxPendingVersions``, are bridged by composing their change sets). O(k log n) for k
+///   changed rows; old links are folded together (and the table rebuilt once the changes
+///   since it reach half the rows),
 ///   so a consumer that looks up after every update pays O(k log n) amortised per version,
 ///   and a lookup walks O(log n) links. A link never holds a snapshot's row storage, only
 ///   objects.
 ///
-/// Thread safety: the state is behind a mutex; the nodes are immutable.
+/// Thread safety: the state is behind a mutex, held only to read or swap it (builds run
+/// outside it); the nodes are immutable.
 final class ObjectLookup<Object: Hashable & Sendable>: Sendable {
-    enum State {
+    enum State: Sendable {
         case unbuilt
         /// Made from the snapshot whose lookup is `base` by `changes` applied in order (more
         /// than one when versions in between were never looked up); resolved (into a link, or
@@ -83,31 +85,35 @@ final class ObjectLookup<Object: Hashable & Sendable>: Sendable {
 
     /// The path of `object` in `sections` (the snapshot owning this lookup), or `nil`.
     /// For an object present more than once: one of its paths (see ``Snapshot/path(of:)``).
+    /// Answers of a link are checked against `sections` (O(log n)); see `LookupNode.find`.
     func path(of object: Object, in sections: [SnapshotSection<Object>]) -> RowPath? {
-        state.withLock { state in
-            let node = Self.resolve(&state, sections: sections)
-            mayBeBuilt.store(true, ordering: .releasing)
-            if node.isTable { return node.find(object).path }
-            switch node.find(object) {
-            case .absent: return nil
-            case let .at(path, _) where Self.object(at: path, in: sections) == object: return path
-            case .at, .unknown:
-                // A repeated object whose tracked occurrence went away, or a change set that
-                // did not describe the edit: answer from scratch.
-                if case .at = node.find(object) {
-                    LookupStatistics.mismatches.add(1, ordering: .relaxed)
-                }
-                let table = LookupNode<Object>(table: sections)
-                state = .built(table)
-                return table.find(object).path
-            }
+        let node = resolvedNode(sections)
+        let answer = node.find(object)
+        if node.isTable { return answer.path }
+        switch answer {
+        case .absent:
+            return nil
+        case let .at(path, _) where Self.object(at: path, in: sections) == object:
+            return path
+        case .at, .unknown:
+            // A change set that did not describe its edit (`.at` a path not holding the
+            // object), or a repeated object whose tracked occurrence went away: from scratch.
+            if case .at = answer { LookupStatistics.mismatches.add(1, ordering: .relaxed) }
+            let table = LookupNode<Object>(table: sections)
+            state.withLock { $0 = .built(table) }
+            return table.find(object).path
         }
     }
 
-    private static func resolve(_ state: inout State, sections: [SnapshotSection<Object>]) -> LookupNode<Object> {
-        switch state {
-        case let .built(node):
-            return node
+    /// The node of `sections`, built now if needed. The build (O(n) for a table) runs outside
+    /// the lock, so a source publishing its next version (``link(to:changes:)``) never waits
+    /// for it; two threads looking up at once may both build, and the first stored wins.
+    private func resolvedNode(_ sections: [SnapshotSection<Object>]) -> LookupNode<Object> {
+        let current = state.withLock { $0 }
+        let node: LookupNode<Object>
+        switch current {
+        case let .built(built):
+            return built
         case let .pending(base, list):
             // Skipped versions: one change from `base`'s snapshot to this one (`nil` when
             // section changes keep them from composing).
@@ -115,12 +121,14 @@ final class ObjectLookup<Object: Hashable & Sendable>: Sendable {
             for next in list.dropFirst() {
                 changes = changes?.followed(by: next)
             }
-            let node = changes.flatMap { LookupNode.linking(base, changes: $0, sections: sections) } ?? LookupNode(table: sections)
-            state = .built(node)
-            return node
+            node = changes.flatMap { LookupNode.linking(base, changes: $0, sections: sections) } ?? LookupNode(table: sections)
         case .unbuilt:
-            let node = LookupNode<Object>(table: sections)
+            node = LookupNode<Object>(table: sections)
+        }
+        return state.withLock { state in
+            if case let .built(stored) = state { return stored }
             state = .built(node)
+            mayBeBuilt.store(true, ordering: .releasing)
             return node
         }
     }
