@@ -11,7 +11,7 @@ import Darwin
 //   reactive-profile <shape> <side> [iterations]
 // e.g. `valgrind --tool=callgrind reactive-profile deep ours 200` (strip debug info from a
 // copy of the binary first: valgrind 3.19 cannot read Swift 6.3's DWARF).
-// Shapes: storage (sides all, Array, RowStorage, Rope), derived (see below), sectioned (sides ours, baseline, ours-string, baseline-string), http (sides list, list-identified, ours, raw, fetcher, raw-transport, observe), http-turnaround (side all: in-flight and turnaround times a page), http-cpu (sides ours, raw), pages (side list only: the Paginated source over in-memory pages), deep broad diamond triangle mux repeated unstable avoidable cellx1000 create.
+// Shapes: storage (sides all, Array, RowStorage, Rope), lookup (side ignored), derived (see below), sectioned (sides ours, baseline, ours-string, baseline-string), http (sides list, list-identified, ours, raw, fetcher, raw-transport, observe), http-turnaround (side all: in-flight and turnaround times a page), http-cpu (sides ours, raw), pages (side list only: the Paginated source over in-memory pages), deep broad diamond triangle mux repeated unstable avoidable cellx1000 create.
 // Sides: ours floor OpenCombine Observation.
 
 /// Runs `body` in a task and blocks until it returns (the top level stays synchronous:
@@ -102,6 +102,12 @@ if arguments[1] == "storage" {
     let sides: Set<String>? = arguments[2] == "all" ? nil : [arguments[2]]
     let sizes = ProcessInfo.processInfo.environment["STORAGE_SIZES"].map { $0.split(separator: ",").compactMap { Int($0) } } ?? [1_000, 100_000, 1_000_000]
     print(StorageCase.run(sizes: sizes, iterations: arguments.count > 3 ? iterations : 101, sides: sides) { FileHandle.standardError.write(Data("\($0)...\n".utf8)) })
+    exit(0)
+}
+if arguments[1] == "lookup" {
+    // path(of:) after every append of 10 (LookupCase), at 1k, 100k, 1M rows (or STORAGE_SIZES).
+    let sizes = ProcessInfo.processInfo.environment["STORAGE_SIZES"].map { $0.split(separator: ",").compactMap { Int($0) } } ?? [1_000, 100_000, 1_000_000]
+    print(LookupCase.run(sizes: sizes))
     exit(0)
 }
 if arguments[1] == "storage-reads" {

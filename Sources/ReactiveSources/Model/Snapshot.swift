@@ -17,7 +17,8 @@ public struct Snapshot<Object: Hashable & Sendable>: Hashable, Sendable {
             }
         }
     }
-    private var lookup = ObjectLookup<Object>()
+    /// The reverse lookup behind ``path(of:)``, shared by copies (see ``ObjectLookup``).
+    private(set) var lookup = ObjectLookup<Object>()
 
     /// Creates a snapshot from sections.
     public init(sections: [SnapshotSection<Object>] = []) {
@@ -67,11 +68,29 @@ public struct Snapshot<Object: Hashable & Sendable>: Hashable, Sendable {
         row(at: path)?.object
     }
 
-    /// The index path of `object` (its first occurrence), or `nil` if absent.
+    /// The index path of `object`, or `nil` if absent.
     ///
-    /// Complexity: O(1) on average; the first lookup on a snapshot builds an index in O(n).
+    /// An object present more than once: the path of one of its occurrences (always a row
+    /// that holds it). That is the first occurrence when the lookup was built from scratch;
+    /// after incremental updates (below) it may be a later one.
+    ///
+    /// Complexity: the first lookup on a snapshot builds an index: O(n) from scratch, or,
+    /// for a snapshot a source published by a change set when the previous version's lookup
+    /// was built (a consumer that looks objects up after every update, or every few: up to
+    /// 16 versions without a lookup are bridged), O(k log n) amortised for k changed rows,
+    /// reusing the previous index. Later lookups: O(log n) (a walk of the
+    /// short chain of changes to the last full index, each step a binary search and a hash).
+    /// Looking up an object that occurs several times, after the occurrence the index tracked
+    /// was removed, rebuilds the index (O(n)). A snapshot whose lookup is never used pays
+    /// nothing for it.
     public func path(of object: Object) -> RowPath? {
         lookup.path(of: object, in: sections)
+    }
+
+    /// Records that this snapshot was made by `changes` from the snapshot whose lookup is
+    /// `previous`, so its first ``path(of:)`` can reuse that lookup if it was built. O(1).
+    mutating func linkLookup(to previous: ObjectLookup<Object>, changes: ChangeSet) {
+        lookup.link(to: previous, changes: changes)
     }
 
     public static func == (lhs: Snapshot, rhs: Snapshot) -> Bool {
@@ -80,38 +99,5 @@ public struct Snapshot<Object: Hashable & Sendable>: Hashable, Sendable {
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(sections)
-    }
-}
-
-/// A lazily built object -> index path table shared by copies of one snapshot value.
-private final class ObjectLookup<Object: Hashable & Sendable>: Sendable {
-    private let table = Mutex<[Object: RowPath]?>(nil)
-    /// Set once `table` is built: lets `invalidate()` skip the lock (and the generic table)
-    /// for a table never built.
-    private let mayBeBuilt = Atomic<Bool>(false)
-
-    /// Drops the table, if built; the next lookup rebuilds it. The caller holds the only
-    /// reference to this object.
-    func invalidate() {
-        guard mayBeBuilt.load(ordering: .acquiring) else { return }
-        table.withLock { $0 = nil }
-        mayBeBuilt.store(false, ordering: .releasing)
-    }
-
-    func path(of object: Object, in sections: [SnapshotSection<Object>]) -> RowPath? {
-        table.withLock { table in
-            if table == nil {
-                var built: [Object: RowPath] = [:]
-                built.reserveCapacity(sections.reduce(0) { $0 + $1.objects.count })
-                for (sectionIndex, section) in sections.enumerated() {
-                    for (itemIndex, object) in section.objects.enumerated() where built[object] == nil {
-                        built[object] = RowPath(item: itemIndex, section: sectionIndex)
-                    }
-                }
-                table = built
-                mayBeBuilt.store(true, ordering: .releasing)
-            }
-            return table?[object]
-        }
     }
 }

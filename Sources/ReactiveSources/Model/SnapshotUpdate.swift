@@ -14,6 +14,9 @@ public struct SnapshotUpdate<Object: Hashable & Sendable>: Sendable {
     public var version: UInt64
     /// The change sets of this and recent versions, newest first.
     private var log: ChangeLog?
+    /// The reverse lookup of this version's snapshot, kept so that the next version's can
+    /// build on it (``Snapshot/path(of:)``) even after `snapshot` is changed in place.
+    private var lookupAtVersion: ObjectLookup<Object>
 
     /// Creates an update. (Its history starts here: ``changes(since:)`` can bridge only
     /// from `version - 1`.)
@@ -22,6 +25,7 @@ public struct SnapshotUpdate<Object: Hashable & Sendable>: Sendable {
         self.changes = changes
         self.version = version
         log = ChangeLog(version: version, changes: changes, previous: nil)
+        lookupAtVersion = snapshot.lookup
     }
 
     /// The next update: `snapshot`, produced from this one by `changes`, one version later,
@@ -34,11 +38,15 @@ public struct SnapshotUpdate<Object: Hashable & Sendable>: Sendable {
     }
 
     /// Makes this the next update after the snapshot was changed in place by `changes`.
+    /// `changes` must turn the previous version's snapshot into `snapshot`: the reverse
+    /// lookup (``Snapshot/path(of:)``) of the new snapshot relies on it. O(1) amortised.
     @usableFromInline
     mutating func advance(_ changes: ChangeSet) {
         self.changes = changes
         version &+= 1
         log = ChangeLog(version: version, changes: changes, previous: log)
+        snapshot.linkLookup(to: lookupAtVersion, changes: changes)
+        lookupAtVersion = snapshot.lookup
     }
 
     /// The change from the snapshot of version `version` to this one: ``changes`` itself for

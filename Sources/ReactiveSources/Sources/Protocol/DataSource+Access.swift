@@ -34,7 +34,9 @@ extension DataSource {
     /// The row (object or placeholder) at `path`, or `nil` for an invalid path.
     public func row(at path: RowPath) -> Row<Object>? { snapshot.row(at: path) }
 
-    /// The index path of `object`, or `nil` if it is not shown. O(1) on average.
+    /// The index path of `object`, or `nil` if it is not shown; for an object shown more than
+    /// once, one of its paths. See ``Snapshot/path(of:)`` for the cost: O(log n) once the
+    /// snapshot's index exists, which a source keeps up to date incrementally.
     public func path(of object: Object) -> RowPath? { snapshot.path(of: object) }
 
     /// The title of `section`, or `nil` for an untitled or invalid section.

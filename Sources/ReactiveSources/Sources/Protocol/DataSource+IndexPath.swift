@@ -13,7 +13,8 @@ extension DataSource {
         RowPath(indexPath).flatMap { row(at: $0) }
     }
 
-    /// The index path of `object`, or `nil` if it is not shown. O(1) on average.
+    /// The index path of `object`, or `nil` if it is not shown (``path(of:)`` as an
+    /// `IndexPath`).
     public func indexPath(of object: Object) -> IndexPath? {
         path(of: object).map(IndexPath.init)
     }
