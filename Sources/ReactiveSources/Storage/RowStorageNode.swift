@@ -404,8 +404,8 @@ final class RowStorageNode<Element>: ManagedBuffer<RowStorageNodeHeader, Element
             if header.isDense {
                 return leaf(inDense: node, height: height, containing: offset)
             }
-            // The key search inlined, out of any closure: as a call, or inside the closure
-            // that reads the node, the compiler outlined it (more instructions a level).
+            // The key search stays here, outside the closure that reads the node, so that it
+            // is inlined into this loop.
             let (index, start) = header.hasKeys
                 ? searchKeys(keys, containing: offset)
                 : node._withUnsafeGuaranteedRef { $0.searchChild(containing: offset) }
