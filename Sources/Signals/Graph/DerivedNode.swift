@@ -131,20 +131,25 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     // `globalVersion` past `validatedAt` or marks the node stale again, so the next read
     // validates again instead of keeping a value computed from before the write.
     final override func beginCheck(in graph: Graph) -> Bool {
-        isStale = false
+        // One load of the flags, then the store (see ``recompute(in:)``).
+        let flags = stamp
+        stamp = flags & ~NodeFlags.isStale.rawValue
         validatedAt = graph.globalVersion
-        return hasValue
+        return flags & NodeFlags.hasValue.rawValue != 0
     }
 
     final override func recompute(in graph: Graph) {
         let run = graph.beginRun(for: self)
         // Until the links are settled below: a cycle reaching this node meanwhile gets the
         // previous value, and gaining or losing subscribers is settled afterwards.
-        isComputing = true
+        // The flags are read once and written whole: a narrow store to `stamp` followed by
+        // a wider load of it stalls the load until the store retires.
+        let flags = stamp
+        stamp = flags | NodeFlags.isComputing.rawValue
         graph.beginBusy(self)
         // The new value and version are stored at once: the rest of this function runs no
         // user code before the node is consistent again.
-        if computeAndStore(into: storage, hasValue: hasValue, in: graph) { version &+= 1 }
+        if computeAndStore(into: storage, hasValue: flags & NodeFlags.hasValue.rawValue != 0, in: graph) { version &+= 1 }
         hasValue = true
         // A first computation that read nothing placed: a component of its own.
         if isUnplaced { graph.leaveNursery(to: GraphComponent()) }

@@ -69,7 +69,18 @@ class GraphNode: DeliveryJob, @unchecked Sendable {
     /// keeps a derived node within a 96-byte allocation. Epochs have 56 bits: they wrap after
     /// 2^56 recomputations (two years at a billion a second), and only a node last read
     /// exactly 2^56 runs earlier could then have a read skipped.
-    @usableFromInline @exclusivity(unchecked) final var stamp: UInt64 = 0
+    ///
+    /// Guarded by the component's lock like every other field; kept in an `Atomic` only so
+    /// that its relaxed loads and stores stay whole 8-byte moves (a compiler narrows a plain
+    /// `stamp |= flag` to a one-byte store, and a wider load of the word right after it
+    /// stalls until that store retires).
+    @usableFromInline final let stampWord = Atomic<UInt64>(0)
+
+    /// See ``stampWord``.
+    @inlinable final var stamp: UInt64 {
+        @inline(__always) get { stampWord.load(ordering: .relaxed) }
+        @inline(__always) set { stampWord.store(newValue, ordering: .relaxed) }
+    }
 
     /// The ``Graph/runEpoch`` part of ``stamp``.
     @inlinable @inline(__always) final var trackEpoch: UInt64 {
