@@ -62,20 +62,32 @@ struct DependencyList {
 
     var isEmpty: Bool { reference == nil }
 
-    /// Calls `body` with the dependencies in read order, as reads (unretained nodes: valid
-    /// while this list is alive and unchanged). O(1).
+    /// The list's object (a node or a buffer), unretained: the list keeps it alive while it is
+    /// unchanged. Read as bits, so that a walk over it retains nothing (a strong reference
+    /// loaded from a property the walk's callbacks could change is retained for the walk).
     @inline(__always)
-    func withReads<R>(_ body: (UnsafeBufferPointer<Read>) -> R) -> R {
-        guard let reference else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+    private mutating func unretainedReference() -> UnsafeMutableRawPointer? {
+        withUnsafeBytes(of: &reference) { $0.load(as: UnsafeMutableRawPointer?.self) }
+    }
+
+    /// Calls `body` with the dependencies in read order, as reads (unretained nodes: valid
+    /// while this list is alive and unchanged). O(1), nothing retained. `mutating` only so
+    /// that a caller walks the list in place (see ``unretainedReference()``); `body` must not
+    /// change the list.
+    @inline(__always)
+    mutating func withReads<R>(_ body: (UnsafeBufferPointer<Read>) -> R) -> R {
+        guard let object = unretainedReference() else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
         if singleVersion == Self.holdsBuffer {
             // A `Dependency` is laid out as a `Read` (a class reference is one pointer).
-            return unsafeDowncast(reference, to: DependencyBuffer.self).withUnsafeMutablePointers { count, elements in
-                elements.withMemoryRebound(to: Read.self, capacity: count.pointee) {
-                    body(UnsafeBufferPointer(start: $0, count: count.pointee))
+            return Unmanaged<DependencyBuffer>.fromOpaque(object)._withUnsafeGuaranteedRef {
+                $0.withUnsafeMutablePointers { count, elements in
+                    elements.withMemoryRebound(to: Read.self, capacity: count.pointee) {
+                        body(UnsafeBufferPointer(start: $0, count: count.pointee))
+                    }
                 }
             }
         }
-        let single = Read(node: Unmanaged.passUnretained(unsafeDowncast(reference, to: GraphNode.self)), version: singleVersion)
+        let single = Read(node: Unmanaged<GraphNode>.fromOpaque(object), version: singleVersion)
         return withUnsafePointer(to: single) { body(UnsafeBufferPointer(start: $0, count: 1)) }
     }
 
@@ -85,7 +97,8 @@ struct DependencyList {
     /// nothing, otherwise. O(reads), no allocation.
     mutating func overwrite(with reads: UnsafeBufferPointer<Read>) -> Bool {
         guard reads.count > 1, singleVersion == Self.holdsBuffer, isKnownUniquelyReferenced(&reference) else { return false }
-        return unsafeDowncast(reference.unsafelyUnwrapped, to: DependencyBuffer.self).overwrite(with: reads)
+        return Unmanaged<DependencyBuffer>.fromOpaque(unretainedReference().unsafelyUnwrapped)
+            ._withUnsafeGuaranteedRef { $0.overwrite(with: reads) }
     }
 
     var count: Int {
@@ -95,24 +108,13 @@ struct DependencyList {
             ? unsafeDowncast(reference, to: DependencyBuffer.self).withUnsafeMutablePointerToHeader { $0.pointee } : 1
     }
 
-    /// Whether `body` returns true for a dependency, called in read order with the node
-    /// (unretained: valid while this list is alive and unchanged) and the version seen.
+    /// Calls `body` with every node (unretained: valid while this list is alive and
+    /// unchanged), in read order; nothing retained, `mutating` only to walk the list in place
+    /// (see ``withReads(_:)``); `body` must not change the list.
     @inline(__always)
-    func contains(where body: (GraphNode, UInt64) -> Bool) -> Bool {
-        guard let reference else { return false }
-        if singleVersion == Self.holdsBuffer {
-            return unsafeDowncast(reference, to: DependencyBuffer.self).contains(where: body)
-        }
-        let seen = singleVersion
-        return Unmanaged.passUnretained(unsafeDowncast(reference, to: GraphNode.self))._withUnsafeGuaranteedRef { body($0, seen) }
-    }
-
-    /// Calls `body` with every node, in read order.
-    @inline(__always)
-    func forEachNode(_ body: (GraphNode) -> Void) {
-        _ = contains { node, _ in
-            body(node)
-            return false
+    mutating func forEachNode(_ body: (GraphNode) -> Void) {
+        withReads { reads in
+            for read in reads { read.node._withUnsafeGuaranteedRef(body) }
         }
     }
 }
@@ -163,19 +165,6 @@ final class DependencyBuffer: ManagedBuffer<Int, Dependency> {
             guard index < count.pointee, elements[index].node === node else { return false }
             elements[index].version = version
             return true
-        }
-    }
-
-    @inline(__always)
-    func contains(where body: (GraphNode, UInt64) -> Bool) -> Bool {
-        withUnsafeMutablePointers { count, elements in
-            for index in 0..<count.pointee {
-                let version = elements[index].version
-                if Unmanaged.passUnretained(elements[index].node)._withUnsafeGuaranteedRef({ body($0, version) }) {
-                    return true
-                }
-            }
-            return false
         }
     }
 }

@@ -260,8 +260,9 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         guard !isLinked, !subscribers.isEmpty, !isComputing else { return }
         isLinked = true
         isStale = false
-        let linked = dependencies
-        linked.forEachNode { $0.addSubscriber(self, in: graph) }
+        // In place: a node that gains its first subscriber is settled after this loop
+        // (``Graph/needsSettling(_:)`` defers it while settling), so nothing changes the list.
+        dependencies.forEachNode { $0.addSubscriber(self, in: graph) }
         // A write during that validation (from a derived closure) may have come before the
         // links existed: take the value as stale, and tell the subscribers.
         if validatedAt != graph.globalVersion && becomeStale(in: graph) { markSubscribersStale(in: graph) }
@@ -270,8 +271,8 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     /// Unsubscribes this node from its dependencies (runs no user code).
     private func unlink(in graph: Graph) {
         isLinked = false
-        let unlinked = dependencies
-        unlinked.forEachNode { $0.removeSubscriber(self, in: graph) }
+        // In place, as in ``settleLink(in:)``.
+        dependencies.forEachNode { $0.removeSubscriber(self, in: graph) }
         isStale = true
     }
 }
