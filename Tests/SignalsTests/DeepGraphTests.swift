@@ -88,6 +88,38 @@ struct DeepGraphTests {
         }
     }
 
+    /// Closures kept in constants (`Property { }`, `Property(equals:)`, `Property(reducing:)`
+    /// and, for a value that is not Equatable, the plain node): releasing the chain frees each
+    /// closure, which frees the property it captured, through the teardown loop.
+    @Test func aLongChainOfClosurePropertiesIsReleasedOnASmallStack() async {
+        await #expect(processExitsWith: .success) {
+            let outcome = Outcome()
+            onSmallStack {
+                let source = MutableProperty(0)
+                var tail: Property<Int> = source.readOnly
+                for index in 0..<DeepGraphTests.length {
+                    let previous = tail
+                    switch index % 4 {
+                    case 0: tail = Property { previous.value + 1 }
+                    case 1: tail = Property(equals: { $0 == $1 }) { previous.value + 1 }
+                    case 2: tail = Property(reducing: 0) { _ in previous.value + 1 }
+                    default: tail = notEquatable { previous.value + 1 }
+                    }
+                    // Computed one level at a time: a closure's inputs are unknown before it runs.
+                    _ = tail.value
+                }
+                outcome["value"] = tail.value
+                weak let weakTail = tail
+                tail = source.readOnly
+                outcome["tail released"] = weakTail == nil ? 1 : 0
+            }
+            requireAll([
+                ("value", outcome["value"] == DeepGraphTests.length),
+                ("the chain is released", outcome["tail released"] == 1),
+            ])
+        }
+    }
+
     @Test func aLongChainOfDerivedClosuresWithKnownInputsIsReleasedOnASmallStack() async {
         await #expect(processExitsWith: .success) {
             let outcome = Outcome()
@@ -107,4 +139,10 @@ struct DeepGraphTests {
             requireAll([("values 1 then 5", outcome["values"] == 15)])
         }
     }
+}
+
+/// A closure property made where its value type is not known to be Equatable (the node that
+/// counts every run as a change).
+private func notEquatable<Value: Sendable>(_ compute: @escaping @Sendable () -> Value) -> Property<Value> {
+    Property(compute)
 }

@@ -2,7 +2,11 @@
 /// counts as a change.
 @usableFromInline
 final class ComputedNode<Value>: DerivedNode<Value>, @unchecked Sendable {
-    @exclusivity(unchecked) private var compute: (@Sendable () -> Value)?
+    /// A constant: calling it retains nothing (a `var` would be copied, and retained, for
+    /// each call).
+    private let compute: @Sendable () -> Value
+    /// Declared after `compute`, so destroyed after it (see ``TeardownTrigger``).
+    private let teardown = TeardownTrigger()
 
     /// `inputs`: what `compute` reads first, when known (see ``DerivedNode/init(inputs:)``).
     @usableFromInline init(_ compute: @escaping @Sendable () -> Value, inputs: [GraphNode] = []) {
@@ -12,11 +16,11 @@ final class ComputedNode<Value>: DerivedNode<Value>, @unchecked Sendable {
 
     deinit {
         // What the closure captures (upstream properties) is released iteratively.
-        Teardown.release(taking: &compute, leaving: nil)
+        Teardown.release(compute, after: teardown)
     }
 
     override func computeAndStore(into storage: UnsafeMutablePointer<Value>, hasValue: Bool, in graph: Graph) -> Bool {
-        let newValue = compute!()
+        let newValue = compute()
         if hasValue {
             storage.pointee = newValue
         } else {
@@ -30,7 +34,11 @@ final class ComputedNode<Value>: DerivedNode<Value>, @unchecked Sendable {
 /// previous one count as unchanged.
 @usableFromInline
 final class EquatableComputedNode<Value: Equatable>: DerivedNode<Value>, @unchecked Sendable {
-    @exclusivity(unchecked) private var compute: (@Sendable () -> Value)?
+    /// A constant: calling it retains nothing (a `var` would be copied, and retained, for
+    /// each call).
+    private let compute: @Sendable () -> Value
+    /// Declared after `compute`, so destroyed after it (see ``TeardownTrigger``).
+    private let teardown = TeardownTrigger()
 
     /// `inputs`: what `compute` reads first, when known (see ``DerivedNode/init(inputs:)``).
     @usableFromInline init(_ compute: @escaping @Sendable () -> Value, inputs: [GraphNode] = []) {
@@ -39,11 +47,11 @@ final class EquatableComputedNode<Value: Equatable>: DerivedNode<Value>, @unchec
     }
 
     deinit {
-        Teardown.release(taking: &compute, leaving: nil)
+        Teardown.release(compute, after: teardown)
     }
 
     override func computeAndStore(into storage: UnsafeMutablePointer<Value>, hasValue: Bool, in graph: Graph) -> Bool {
-        storeIfChanged(compute!(), into: storage, hasValue: hasValue)
+        storeIfChanged(compute(), into: storage, hasValue: hasValue)
     }
 }
 
@@ -51,8 +59,11 @@ final class EquatableComputedNode<Value: Equatable>: DerivedNode<Value>, @unchec
 /// or whose equality is a caller's closure.
 @usableFromInline
 final class ClosureComputedNode<Value>: DerivedNode<Value>, @unchecked Sendable {
-    @exclusivity(unchecked) private var compute: (@Sendable (UnsafePointer<Value>?) -> Value)?
+    /// A constant, as in ``ComputedNode``.
+    private let compute: @Sendable (UnsafePointer<Value>?) -> Value
     private let isEqual: (@Sendable (Value, Value) -> Bool)?
+    /// Declared after the closures, so destroyed after them (see ``TeardownTrigger``).
+    private let teardown = TeardownTrigger()
 
     /// `compute` gets the previous value (`nil` on the first run); the pointer is only valid
     /// during the call. `inputs`: what `compute` reads first, when known.
@@ -67,15 +78,15 @@ final class ClosureComputedNode<Value>: DerivedNode<Value>, @unchecked Sendable 
     }
 
     deinit {
-        Teardown.release(taking: &compute, leaving: nil)
+        Teardown.release(compute, after: teardown)
     }
 
     override func computeAndStore(into storage: UnsafeMutablePointer<Value>, hasValue: Bool, in graph: Graph) -> Bool {
         guard hasValue else {
-            storage.initialize(to: compute!(nil))
+            storage.initialize(to: compute(nil))
             return true
         }
-        let newValue = compute!(UnsafePointer(storage))
+        let newValue = compute(UnsafePointer(storage))
         if let isEqual, isEqual(storage.pointee, newValue) { return false }
         storage.pointee = newValue
         return true

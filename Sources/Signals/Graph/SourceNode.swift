@@ -51,12 +51,14 @@ final class SourceNode<Value>: ValueNode<Value>, @unchecked Sendable {
     /// Inlinable: a write from client code is specialised for `Value` (no value-witness calls).
     @inlinable @discardableResult
     func store(_ newValue: Value, in graph: Graph) -> Bool {
-        guard let isEqual else {
+        // Called through the optional, not bound to a local: a bound copy of the closure is
+        // retained for the call.
+        guard let equal = isEqual?(value, newValue) else {
             value = newValue
             didChange(in: graph)
             return true
         }
-        if isEqual(value, newValue) { return false }
+        if equal { return false }
         if graph.batchDepth > 0 {
             if _isPOD(Value.self) {
                 // The first write in this batch records the value before it; only a second

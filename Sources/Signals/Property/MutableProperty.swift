@@ -90,6 +90,9 @@ public final class MutableProperty<Value: Sendable>: Property<Value>, @unchecked
 
 extension MutableProperty where Value: Equatable {
     /// Creates a property that ignores writes equal to the current value.
+    /// Inlinable: the equality is made in the client's module, specialised for `Value` (a
+    /// closure with no context: each write compares with no witness call and no retain).
+    @inlinable
     public convenience init(_ initial: Value) {
         self.init(initial, equals: { $0 == $1 })
     }
