@@ -384,7 +384,7 @@ final class Graph {
                     root.recompute(in: self)
                     return
                 }
-                index += 1
+                index &+= 1
             }
             if !needsWalk { return }
         }
@@ -424,7 +424,7 @@ final class Graph {
                     changed = true
                     break
                 }
-                index += 1
+                index &+= 1
             }
             // After a wait, look at the same dependency again: it may have changed meanwhile.
             if waited { continue }

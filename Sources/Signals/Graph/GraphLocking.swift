@@ -14,7 +14,7 @@ extension Graph {
     @inlinable @inline(__always) func lock(_ node: GraphNode) {
         let bits = node.componentBits.load(ordering: .acquiring)
         if bits == heldMember {
-            depth += 1
+            depth &+= 1
             return
         }
         if _slowPath(bits == GraphComponent.nurseryBits) {
@@ -113,7 +113,7 @@ extension Graph {
     @inlinable @inline(__always) func lock(_ component: GraphComponent) {
         if depth > 0 {
             if component.root.toOpaque() != held.unsafelyUnwrapped.toOpaque() { join(component) }
-            depth += 1
+            depth &+= 1
             return
         }
         lockOutermost(component)
@@ -136,7 +136,7 @@ extension Graph {
     }
 
     @inlinable @inline(__always) func unlock() {
-        depth -= 1
+        depth &-= 1
         if depth == 0 {
             let root = held.unsafelyUnwrapped
             held = nil

@@ -29,7 +29,7 @@ struct TrivialStack<Element: BitwiseCopyable> {
     @inlinable @inline(__always) mutating func append(_ element: Element) {
         if _slowPath(count == capacity) { grow() }
         (base + count).initialize(to: element)
-        count += 1
+        count &+= 1
     }
 
     @usableFromInline mutating func grow() {
@@ -42,7 +42,7 @@ struct TrivialStack<Element: BitwiseCopyable> {
 
     @inlinable @inline(__always) @discardableResult mutating func removeLast() -> Element {
         assert(count > 0, "removeLast on an empty stack")
-        count -= 1
+        count &-= 1
         return base[count]
     }
 
