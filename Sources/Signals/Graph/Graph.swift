@@ -226,21 +226,21 @@ final class Graph {
         // A nested run re-stamps the nodes it reads (and so may another thread while this one
         // waited), so this run may have recorded one of them a second time after that.
         if epochCounter != run.epoch {
-            removeRepeatedReads(of: run)
+            removeRepeatedReads(from: run.start)
         }
         return nil
     }
 
     /// Keeps the first read of each node in the run's reads (with the version it saw then).
-    private func removeRepeatedReads(of run: Run) {
+    private func removeRepeatedReads(from start: Int) {
         let end = collected.count
-        guard end - run.start > 1 else { return }
-        var kept = run.start
-        if end - run.start <= 32 {
+        guard end - start > 1 else { return }
+        var kept = start
+        if end - start <= 32 {
             let reads = collected.base
-            for index in run.start..<end {
+            for index in start..<end {
                 let node = reads[index].node.toOpaque()
-                var other = run.start
+                var other = start
                 while other < kept && reads[other].node.toOpaque() != node { other &+= 1 }
                 if other == kept {
                     if kept != index { collected.swapAt(kept, index) }
@@ -248,8 +248,8 @@ final class Graph {
                 }
             }
         } else {
-            var seen = Set<UnsafeMutableRawPointer>(minimumCapacity: end - run.start)
-            for index in run.start..<end where seen.insert(collected[index].node.toOpaque()).inserted {
+            var seen = Set<UnsafeMutableRawPointer>(minimumCapacity: end - start)
+            for index in start..<end where seen.insert(collected[index].node.toOpaque()).inserted {
                 collected.swapAt(kept, index)
                 kept += 1
             }
