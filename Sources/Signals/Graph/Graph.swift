@@ -429,7 +429,7 @@ final class Graph {
             // After a wait, look at the same dependency again: it may have changed meanwhile.
             if waited { continue }
             if let next {
-                checkStack[checkStack.count - 1].index = index
+                checkStack.lastPointer.pointee.index = index
                 node = next
                 mustRecompute = !next._withUnsafeGuaranteedRef { $0.beginCheck(in: self) }
                 checkStack.append(CheckFrame(node: next, mustRecompute: mustRecompute))
@@ -441,7 +441,7 @@ final class Graph {
                 node._withUnsafeGuaranteedRef { $0.recompute(in: self) }
             }
             if checkStack.count == base { break }
-            let frame = checkStack[checkStack.count - 1]
+            let frame = checkStack.lastPointer.pointee
             node = frame.node
             index = frame.index
             mustRecompute = frame.mustRecompute

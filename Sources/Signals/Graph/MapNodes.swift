@@ -46,10 +46,22 @@ extension Graph {
     /// The value of `node`, read (and recorded) by the computation running on this thread,
     /// which holds a lock: taken again for `node` (joining its component if another).
     @inlinable @inline(__always) func read<Value>(_ node: ValueNode<Value>) -> Value {
-        let held = holds(node)
-        if !held { lock(node) }
+        if holds(node) { return readHeld(node) }
+        return readLocking(node)
+    }
+
+    /// ``read(_:)`` of a node referred to unretained (kept alive by the caller).
+    @inlinable @inline(__always) func read<Value>(_ node: Unmanaged<ValueNode<Value>>) -> Value {
+        @inline(__always) func readNode(_ node: ValueNode<Value>) -> Value { read(node) }
+        return node._withUnsafeGuaranteedRef(readNode)
+    }
+
+    /// ``read(_:)`` of a node this thread does not know it holds: takes the lock around the
+    /// read. Out of line, so that the usual read stays small enough to inline.
+    @inlinable @inline(never) func readLocking<Value>(_ node: ValueNode<Value>) -> Value {
+        lock(node)
         let value = readHeld(node)
-        if !held { unlock() }
+        unlock()
         return value
     }
 

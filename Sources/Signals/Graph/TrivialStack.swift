@@ -40,6 +40,14 @@ struct TrivialStack<Element: BitwiseCopyable> {
         capacity *= 2
     }
 
+    /// The last element, in place (one field of it can be written alone). Not empty.
+    @inlinable var lastPointer: UnsafeMutablePointer<Element> {
+        @inline(__always) get {
+            assert(count > 0, "last of an empty stack")
+            return base + (count &- 1)
+        }
+    }
+
     @inlinable @inline(__always) @discardableResult mutating func removeLast() -> Element {
         assert(count > 0, "removeLast on an empty stack")
         count &-= 1

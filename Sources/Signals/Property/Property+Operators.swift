@@ -5,7 +5,7 @@ extension Property {
     public func map<Mapped: Sendable>(_ transform: @escaping @Sendable (Value) -> Mapped) -> Property<Mapped> {
         let input = Unmanaged.passUnretained(node)
         return Property<Mapped>(node: MapNode(input: node) { graph, storage, hasValue in
-            let new = transform(input._withUnsafeGuaranteedRef { graph.read($0) })
+            let new = transform(graph.read(input))
             if hasValue { storage.pointee = new } else { storage.initialize(to: new) }
             return true
         })
@@ -18,7 +18,7 @@ extension Property {
         // The Equatable node cuts off equal results.
         let input = Unmanaged.passUnretained(node)
         return Property<Mapped>(node: MapNode(input: node) { graph, storage, hasValue in
-            storeIfChanged(transform(input._withUnsafeGuaranteedRef { graph.read($0) }), into: storage, hasValue: hasValue)
+            storeIfChanged(transform(graph.read(input)), into: storage, hasValue: hasValue)
         })
     }
 
