@@ -165,7 +165,9 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         if let matched {
             if matched < dependencies.count { keepPrefix(matched, in: graph) }
         } else {
-            replaceDependencies(with: graph.collected.buffer(from: run.start), in: graph)
+            // Asked again after anything that may run closures (which may grow, and so
+            // move, `collected`): see ``replaceDependencies(in:reads:)``.
+            replaceDependencies(in: graph) { graph.collected.buffer(from: run.start) }
         }
         isComputing = false
         graph.endBusy()
@@ -188,16 +190,20 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
             let (node, version) = dependencies.dependency(at: index).unsafelyUnwrapped
             reads.append(Read(node: node, version: version))
         }
-        reads.withUnsafeBufferPointer { replaceDependencies(with: $0, in: graph) }
+        reads.withUnsafeBufferPointer { buffer in replaceDependencies(in: graph) { buffer } }
     }
 
-    /// Makes `reads` (each node once, kept alive by the caller) the dependency list, moving
+    /// Makes `reads()` (each node once, kept alive by the caller) the dependency list, moving
     /// the subscriptions of a watched node; reuses the list's buffer when it can (no check in
     /// progress may refer to its nodes: ``Graph/keepUntilChecked(_:)``). O(old x new) up to 16
-    /// nodes each, through sets beyond.
-    private func replaceDependencies(with reads: UnsafeBufferPointer<Read>, in graph: Graph) {
+    /// nodes each, through sets beyond. `reads` is called again after each step that may run
+    /// closures: a dependency that gains or loses its first subscriber may be settled at once
+    /// (validated), and a closure that runs then may grow `graph.collected`, where the reads
+    /// can be, and so move it.
+    private func replaceDependencies(in graph: Graph, reads: () -> UnsafeBufferPointer<Read>) {
         // The old list keeps its nodes alive while the subscriptions move.
-        if isLinked { relink(to: reads, in: graph) }
+        if isLinked { relink(in: graph, to: reads) }
+        let reads = reads()
         if graph.isChecking || !dependencies.overwrite(with: reads) {
             let old = dependencies
             dependencies = DependencyList(reads)
@@ -213,23 +219,28 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         }
     }
 
-    /// Moves this watched node's subscriptions from its dependency list to the nodes of `reads`.
-    private func relink(to reads: UnsafeBufferPointer<Read>, in graph: Graph) {
+    /// Moves this watched node's subscriptions from its dependency list to the nodes of
+    /// `reads()` (asked again after each subscription moved, see
+    /// ``replaceDependencies(in:reads:)``).
+    private func relink(in graph: Graph, to reads: () -> UnsafeBufferPointer<Read>) {
         // The list is not replaced meanwhile: this node is computing.
         dependencies.withReads { old in
-            if old.count <= 16 && reads.count <= 16 {
-                for read in reads where !Self.contains(read.node, in: old) {
-                    read.node._withUnsafeGuaranteedRef { $0.addSubscriber(self, in: graph) }
+            let count = reads().count
+            if old.count <= 16 && count <= 16 {
+                for index in 0..<count {
+                    let node = reads()[index].node
+                    if !Self.contains(node, in: old) { node._withUnsafeGuaranteedRef { $0.addSubscriber(self, in: graph) } }
                 }
-                for read in old where !Self.contains(read.node, in: reads) {
+                for read in old where !Self.contains(read.node, in: reads()) {
                     read.node._withUnsafeGuaranteedRef { $0.removeSubscriber(self, in: graph) }
                 }
                 return
             }
             let oldIDs = Set(old.map { $0.node.toOpaque() })
-            let newIDs = Set(reads.map { $0.node.toOpaque() })
-            for read in reads where !oldIDs.contains(read.node.toOpaque()) {
-                read.node._withUnsafeGuaranteedRef { $0.addSubscriber(self, in: graph) }
+            let newIDs = Set(reads().map { $0.node.toOpaque() })
+            for index in 0..<count {
+                let node = reads()[index].node
+                if !oldIDs.contains(node.toOpaque()) { node._withUnsafeGuaranteedRef { $0.addSubscriber(self, in: graph) } }
             }
             for read in old where !newIDs.contains(read.node.toOpaque()) {
                 read.node._withUnsafeGuaranteedRef { $0.removeSubscriber(self, in: graph) }
