@@ -138,15 +138,7 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         return flags & NodeFlags.hasValue.rawValue != 0
     }
 
-    override func recompute(in graph: Graph) {
-        recompute(in: graph) { computeAndStore(into: $0, hasValue: $1, in: graph) }
-    }
-
-    /// ``recompute(in:)`` with the computation inline: `computeAndStore(storage, hasValue)`
-    /// as ``computeAndStore(into:hasValue:in:)``. A subclass whose computation is one
-    /// closure overrides ``recompute(in:)`` to call it from here, saving a virtual call.
-    @inline(__always)
-    final func recompute(in graph: Graph, _ computeAndStore: (UnsafeMutablePointer<Value>, Bool) -> Bool) {
+    final override func recompute(in graph: Graph) {
         let run = graph.beginRun(for: self)
         // Until the links are settled below: a cycle reaching this node meanwhile gets the
         // previous value, and gaining or losing subscribers is settled afterwards.
@@ -157,7 +149,7 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         graph.beginBusy(self)
         // The new value and version are stored at once: the rest of this function runs no
         // user code before the node is consistent again.
-        if computeAndStore(storage, flags & NodeFlags.hasValue.rawValue != 0) { version &+= 1 }
+        if computeAndStore(into: storage, hasValue: flags & NodeFlags.hasValue.rawValue != 0, in: graph) { version &+= 1 }
         hasValue = true
         // A first computation that read nothing placed: a component of its own.
         if isUnplaced { graph.leaveNursery(to: GraphComponent()) }

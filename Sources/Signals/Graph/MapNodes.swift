@@ -34,12 +34,6 @@ final class MapNode<Value>: DerivedNode<Value>, @unchecked Sendable {
     override func computeAndStore(into storage: UnsafeMutablePointer<Value>, hasValue: Bool, in graph: Graph) -> Bool {
         step(graph, storage, hasValue)
     }
-
-    /// The step called straight from the recomputation (no virtual call to
-    /// ``computeAndStore(into:hasValue:in:)``).
-    override func recompute(in graph: Graph) {
-        recompute(in: graph) { step(graph, $0, $1) }
-    }
 }
 
 extension Graph {
