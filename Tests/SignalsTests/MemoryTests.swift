@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Signals
 
@@ -43,6 +44,84 @@ struct MemoryTests {
         #expect(weakToken != nil, "kept while observing")
         subscription.cancel()
         #expect(weakToken == nil)
+    }
+
+    /// The closure and the observed node are used without a retain during a call: a cancel
+    /// from inside the call leaves their release to the call's end, which then releases them.
+    @Test func anObserverCancellingItselfIsReleasedWhenItsCallEnds() {
+        let source = MutableProperty(1)
+        // Captured by the observer's closure, and by the observed derived node's closure.
+        let observerToken = WeakBox<Token>()
+        let nodeToken = WeakBox<Token>()
+        let box = SubscriptionBox()
+        let aliveDuringTheCall = Flag()
+        do {
+            let strongObserverToken = Token()
+            let strongNodeToken = Token()
+            observerToken.object = strongObserverToken
+            nodeToken.object = strongNodeToken
+            let derived = source.map { value in
+                _ = strongNodeToken
+                return value * 2
+            }
+            box.subscription = derived.observe { value in
+                _ = strongObserverToken
+                guard value == 4 else { return }
+                box.subscription?.cancel()
+                // Still valid here: this call keeps using what it was given.
+                aliveDuringTheCall.value = observerToken.object != nil && nodeToken.object != nil
+            }
+        }
+        #expect(observerToken.object != nil && nodeToken.object != nil, "kept while observing")
+        source.value = 2
+        #expect(aliveDuringTheCall.value)
+        #expect(observerToken.object == nil, "the closure is released once the call that cancelled ended")
+        #expect(nodeToken.object == nil, "so is the observed node")
+        #expect(source.subscriberCount == 0)
+        source.value = 3
+        _ = box
+    }
+
+    /// A cancel on another thread during a call leaves the release of the observed node to
+    /// that call (the call uses it without a retain), which releases it when it ends.
+    @Test func aCancelDuringACallOnAnotherThreadIsReleasedWhenThatCallEnds() async {
+        let source = MutableProperty(0)
+        // Captured by the observer's closure, and by the observed derived node's closure.
+        let observerToken = WeakBox<Token>()
+        let nodeToken = WeakBox<Token>()
+        let entered = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        let aliveAfterCancel = Flag()
+        let subscription: SignalSubscription
+        do {
+            let strongObserverToken = Token()
+            let strongNodeToken = Token()
+            observerToken.object = strongObserverToken
+            nodeToken.object = strongNodeToken
+            let derived = source.map { value in
+                _ = strongNodeToken
+                return value + 1
+            }
+            subscription = derived.observe(emitsCurrentValue: false) { _ in
+                _ = strongObserverToken
+                entered.signal()
+                // A hang guard only: the other thread signals once it has cancelled.
+                _ = proceed.wait(timeout: .now() + 60)
+            }
+        }
+        await onThreads(2) { index in
+            if index == 0 {
+                source.value = 1
+            } else {
+                _ = entered.wait(timeout: .now() + 60)
+                subscription.cancel()
+                aliveAfterCancel.value = observerToken.object != nil && nodeToken.object != nil
+                proceed.signal()
+            }
+        }
+        #expect(aliveAfterCancel.value, "the call in progress keeps what it uses")
+        #expect(observerToken.object == nil && nodeToken.object == nil, "released when that call ended")
+        #expect(source.subscriberCount == 0)
     }
 
     @Test func aCancelledSignalSubscriptionReleasesItsClosure() {
@@ -131,4 +210,12 @@ struct ReleaseOnCancelTests {
         live.store(in: bag)
         #expect(bag.count == 1)
     }
+}
+
+private final class Flag: @unchecked Sendable {
+    var value = false
+}
+
+private final class WeakBox<Object: AnyObject>: @unchecked Sendable {
+    weak var object: Object?
 }

@@ -13,10 +13,14 @@ import Synchronization
 /// The closure never runs on two threads at once: a delivery that finds it running on
 /// another thread leaves a note, and that thread calls it again with the latest value.
 final class PropertyObservation<Value>: GraphNode, ObserverCall, @unchecked Sendable {
-    /// The observed node; `nil` once detached, so that a cancelled subscription keeps
-    /// nothing it observed (derived nodes and what their closures capture) alive.
-    @exclusivity(unchecked) private var node: ValueNode<Value>?
-    @exclusivity(unchecked) private var observer: (@Sendable (Value) -> Void)?
+    /// The observed node and the closure, retained by hand (a delivery uses them without a
+    /// retain); released when detached, so that a cancelled subscription keeps nothing it
+    /// observed (derived nodes and what their closures capture) alive. A detach during a
+    /// call leaves the releases to the calling thread, at the call's end (``releases``).
+    @exclusivity(unchecked) private var node: Unmanaged<ValueNode<Value>>?
+    @exclusivity(unchecked) private var observer: Unmanaged<ObserverClosure<Value>>?
+    /// Set by ``detach(in:)``: nothing is delivered any more.
+    @exclusivity(unchecked) private var isDetached = false
     @exclusivity(unchecked) private var deliveredVersion: UInt64
     @exclusivity(unchecked) private var isQueued = false
     /// The thread of the last call (valid while ``callState`` has ``running``).
@@ -32,6 +36,8 @@ final class PropertyObservation<Value>: GraphNode, ObserverCall, @unchecked Send
     private static var running: UInt8 { 1 }
     private static var rerun: UInt8 { 2 }
     private static var waited: UInt8 { 4 }
+    /// Detached during the call: the calling thread releases the node and the closure.
+    private static var releases: UInt8 { 8 }
 
     /// The thread inside `observer`, if any (read under the lock: a call may end meanwhile,
     /// which ``addEndWaiter(_:)`` finds out).
@@ -46,8 +52,8 @@ final class PropertyObservation<Value>: GraphNode, ObserverCall, @unchecked Send
     /// Creates and attaches the observation; its first value, if `emitsCurrentValue`, is
     /// due (the caller queues or delivers it). Caller holds `node`'s lock.
     init(node: ValueNode<Value>, emitsCurrentValue: Bool, observer: @escaping @Sendable (Value) -> Void, in graph: Graph) {
-        self.node = node
-        self.observer = observer
+        self.node = Unmanaged.passRetained(node)
+        self.observer = Unmanaged.passRetained(ObserverClosure(observer))
         self.deliveredVersion = 0
         super.init(component: graph.held.unsafelyUnwrapped.takeUnretainedValue())
         // Queued until set up: should the pull below wait for another thread (see "Locking"
@@ -67,8 +73,12 @@ final class PropertyObservation<Value>: GraphNode, ObserverCall, @unchecked Send
         }
     }
 
+    deinit {
+        releaseParts()
+    }
+
     override func becomeStale(in graph: Graph) -> Bool {
-        guard !isQueued, observer != nil else { return false }
+        guard !isQueued, !isDetached else { return false }
         isQueued = true
         graph.enqueue(self)
         return false
@@ -77,7 +87,7 @@ final class PropertyObservation<Value>: GraphNode, ObserverCall, @unchecked Send
     override func deliver(in graph: Graph) {
         graph.lock(self)
         isQueued = false
-        guard observer != nil else { return graph.unlock() }
+        guard !isDetached else { return graph.unlock() }
         var state = callState.load(ordering: .acquiring)
         while state & Self.running != 0 {
             // Running on another thread: that thread calls it again once it returns; unless
@@ -91,17 +101,19 @@ final class PropertyObservation<Value>: GraphNode, ObserverCall, @unchecked Send
         callState.store(Self.running, ordering: .relaxed)
         let run = graph.deliveryRun
         while true {
-            guard observer != nil, let node else { break }
-            let value = node.currentValue(in: graph)
+            // Unretained: while this call runs, a detach leaves the releases to it.
+            guard !isDetached, let node, let observer else { break }
+            let value = node._withUnsafeGuaranteedRef { $0.currentValue(in: graph) }
             // The pull may have run a derived closure that cancelled this observation.
-            guard let observer, node.version != deliveredVersion else { break }
+            let version = node._withUnsafeGuaranteedRef { $0.version }
+            guard !isDetached, version != deliveredVersion else { break }
             guard feedback.allowsCall(in: run) else {
                 graph.reportFeedbackLoop(relocking: component)
                 break
             }
-            deliveredVersion = node.version
+            deliveredVersion = version
             graph.suspendForCallback()
-            observer(value)
+            observer._withUnsafeGuaranteedRef { $0.call(value) }
             // Nothing asked for: the call ends here, with no lock taken.
             if callState.compareExchange(expected: Self.running, desired: 0, ordering: .releasing).exchanged { return }
             graph.lock(self)
@@ -109,7 +121,9 @@ final class PropertyObservation<Value>: GraphNode, ObserverCall, @unchecked Send
             if asked & Self.rerun == 0 { break }
             callState.store(asked & ~Self.rerun, ordering: .relaxed)
         }
-        if callState.exchange(0, ordering: .acquiringAndReleasing) & Self.waited != 0 {
+        let ended = callState.exchange(0, ordering: .acquiringAndReleasing)
+        if ended & Self.releases != 0 { releaseParts() }
+        if ended & Self.waited != 0 {
             let waiters = endWaiters
             endWaiters = []
             for waiter in waiters { waiter.resume() }
@@ -134,14 +148,39 @@ final class PropertyObservation<Value>: GraphNode, ObserverCall, @unchecked Send
         return false
     }
 
-    /// Detaches from the graph and releases the closure and the node (idempotent). Never
-    /// waits: a call in progress on another thread runs to its end (``Graph/callEnded(of:)``
-    /// awaits it). Caller holds the observation's lock.
+    /// Detaches from the graph and releases the closure and the node (idempotent); during
+    /// a call, the calling thread releases them when the call ends. Never waits: a call in
+    /// progress on another thread runs to its end (``Graph/callEnded(of:)`` awaits it).
+    /// Caller holds the observation's lock.
     func detach(in graph: Graph) {
-        if observer != nil, let node {
-            observer = nil
-            self.node = nil
-            node.removeSubscriber(self, in: graph)
+        guard !isDetached, let node else { return }
+        isDetached = true
+        node._withUnsafeGuaranteedRef { $0.removeSubscriber(self, in: graph) }
+        var state = callState.load(ordering: .acquiring)
+        while state & Self.running != 0 {
+            let (asked, found) = callState.compareExchange(
+                expected: state, desired: state | Self.releases, ordering: .acquiringAndReleasing)
+            if asked { return }
+            state = found
         }
+        releaseParts()
+    }
+
+    /// Releases the node and the closure, once. Caller holds the lock, or is the deinit.
+    private func releaseParts() {
+        node?.release()
+        node = nil
+        observer?.release()
+        observer = nil
+    }
+}
+
+/// An observer's closure in an object of its own, so that a delivery calls it through a
+/// borrowed reference (a closure kept in a `var` is copied, and retained, for each call).
+final class ObserverClosure<Value>: Sendable {
+    let call: @Sendable (Value) -> Void
+
+    init(_ call: @escaping @Sendable (Value) -> Void) {
+        self.call = call
     }
 }
