@@ -91,20 +91,11 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     /// a pull finds below a node it just recomputed; otherwise ``currentValue(in:)``.
     /// Caller holds the component's lock.
     @inlinable @inline(__always) final func value(in graph: Graph) -> Value {
-        value(in: graph, flags: stamp)
-    }
-
-    /// ``value(in:)`` given ``GraphNode/stamp`` as just loaded (an atomic word: every use
-    /// of the property loads it again).
-    @inlinable @inline(__always) final func value(in graph: Graph, flags: UInt64) -> Value {
         let fresh = NodeFlags.hasValue.rawValue | NodeFlags.isLinked.rawValue
         let mask = fresh | NodeFlags.isStale.rawValue | NodeFlags.isComputing.rawValue
+        let flags = stamp
         if flags & mask == fresh {
-            // ``Graph/track(_:)`` with the word already loaded (nothing changed it since).
-            if graph.isTracking && flags &>> 8 != graph.runEpoch {
-                stamp = graph.runEpoch &<< 8 | flags & 0xFF
-                graph.record(self)
-            }
+            graph.track(self)
             return storage.pointee
         }
         if flags & NodeFlags.isLinked.rawValue != 0 { return currentValue(in: graph) }

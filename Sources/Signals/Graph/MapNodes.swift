@@ -71,12 +71,11 @@ extension Graph {
     /// The value of `node`, recorded as read by the running computation. Caller holds
     /// `node`'s component's lock.
     @inlinable @inline(__always) func readHeld<Value>(_ node: ValueNode<Value>) -> Value {
-        let flags = node.stamp
-        if flags & NodeFlags.isSource.rawValue != 0 {
+        if node.isSource {
             return Unmanaged.passUnretained(unsafeDowncast(node, to: SourceNode<Value>.self))
                 ._withUnsafeGuaranteedRef { $0.trackedValue(in: self) }
         }
         return Unmanaged.passUnretained(unsafeDowncast(node, to: DerivedNode<Value>.self))
-            ._withUnsafeGuaranteedRef { $0.value(in: self, flags: flags) }
+            ._withUnsafeGuaranteedRef { $0.value(in: self) }
     }
 }
