@@ -8,9 +8,8 @@ import Testing
 ///
 /// Every scenario runs its threads with a bounded wait: a deadlock records a failure after
 /// ``CancellationTests/timeout`` instead of hanging the suite (the stuck threads are left
-/// behind, and the repetitions stop). The bound is generous: the graph lock is still one
-/// per process, and other suites (the 100,000-node chains) may hold it for seconds on a
-/// loaded machine or under ThreadSanitizer.
+/// behind, and the repetitions stop). The bound is generous: a loaded machine or
+/// ThreadSanitizer slows every thread of these scenarios many times over.
 @Suite("Cancellation across threads")
 struct CancellationTests {
     static let timeout: TimeInterval = 60

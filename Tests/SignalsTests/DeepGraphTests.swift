@@ -36,8 +36,7 @@ private final class Outcome: @unchecked Sendable {
 @Suite("Deep graphs")
 struct DeepGraphTests {
     /// 100,000 nodes; 10,000 under ThreadSanitizer, which makes each node ~100x slower here:
-    /// at full length these tests would hold the (process-wide) graph lock for over ten
-    /// seconds at a time and time out other suites' deadlock checks. 10,000 levels of
+    /// at full length these tests would take tens of seconds each. 10,000 levels of
     /// recursion would still overflow a 512 KB stack many times over.
     static let length = isThreadSanitized ? 10_000 : 100_000
 
@@ -47,9 +46,9 @@ struct DeepGraphTests {
         return dlsym(process, "__tsan_init") != nil
     }
 
-    /// Each test runs in a child process (an exit test): while it builds and tears down its
-    /// chain it holds the process-wide graph lock for seconds, which would stall every other
-    /// suite running beside it in this process.
+    /// Each test runs in a child process (an exit test): a stack overflow there fails the test
+    /// instead of the whole test run, and the chain's seconds of work (and memory) stay out of
+    /// the process where the other suites run.
     @Test func aLongMapChainIsBuiltReadWrittenObservedAndReleasedOnASmallStack() async {
         await #expect(processExitsWith: .success) {
             let outcome = Outcome()

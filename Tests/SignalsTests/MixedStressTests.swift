@@ -16,6 +16,8 @@ struct MixedStressTests {
 
     @Test func eightWritersWithWriteBackObserversCancellationAndTeardownEndConsistent() async {
         let seed = Self.seed
+        // Printed first, so that a crash, a hang or a sanitizer halt can be replayed.
+        print("MixedStressTests: SIGNALS_STRESS_SEED=\(seed) SIGNALS_STRESS_SECONDS=\(Self.duration)")
         let sources = (0..<8).map { _ in MutableProperty(0) }
         let sum = Property { sources.reduce(0) { $0 + $1.value } }
         let pairs = (0..<8).map { index in Property { sources[index].value * 100 + sources[(index + 1) % 8].value } }

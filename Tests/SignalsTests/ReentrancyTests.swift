@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Signals
 
@@ -66,4 +67,34 @@ struct ReentrancyTests {
         a.value = 1
         #expect(inner.values == ["b"])
     }
+
+    /// No lock is held while an observer runs: an observer that waits, synchronously, for
+    /// another thread that writes a property of the same graph (its component) sees that
+    /// write finish, and the value follows.
+    @Test func anObserverWaitingForAnotherThreadThatWritesTheSameGraphCompletes() async {
+        let source = MutableProperty(0)
+        let other = MutableProperty(0)
+        // One graph: the closure reads both.
+        let total = Property { source.value + other.value }
+        #expect(total.value == 0)
+        let outcome = WaitOutcome()
+        let subscription = total.observe(emitsCurrentValue: false) { value in
+            guard value == 1 else { return }
+            let written = DispatchSemaphore(value: 0)
+            Thread {
+                other.value = 10
+                written.signal()
+            }.start()
+            // A hang guard only: the write returns as soon as it can take the lock.
+            outcome.completed = written.wait(timeout: .now() + 60) == .success
+        }
+        defer { subscription.cancel() }
+        await onThreads(1) { _ in source.value = 1 }
+        #expect(outcome.completed, "the other thread's write did not wait for this observer")
+        #expect(total.value == 11)
+    }
+}
+
+private final class WaitOutcome: @unchecked Sendable {
+    var completed = false
 }
