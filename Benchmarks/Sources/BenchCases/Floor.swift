@@ -20,7 +20,9 @@ public enum Floor {
         @exclusivity(unchecked) var tracking: Unmanaged<Node>?
         @exclusivity(unchecked) var runEpoch: UInt64 = 0
         @exclusivity(unchecked) var epochCounter: UInt64 = 0
-        @exclusivity(unchecked) var effects: ContiguousArray<Effect> = []
+        /// Unretained: the effects' owners keep them alive (a retain and a release each
+        /// time one is scheduled otherwise).
+        @exclusivity(unchecked) var effects: ContiguousArray<Unmanaged<Effect>> = []
         @exclusivity(unchecked) var batchDepth = 0
         let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
@@ -44,7 +46,7 @@ public enum Floor {
         @inline(__always) func flush() {
             var index = 0
             while index < effects.count {
-                effects[index].runIfNeeded()
+                effects[index]._withUnsafeGuaranteedRef { $0.runIfNeeded() }
                 index += 1
             }
             effects.removeAll(keepingCapacity: true)
@@ -72,7 +74,12 @@ public enum Floor {
     enum State: UInt8 { case clean, pending, dirty }
 
     public class Node {
-        unowned(unsafe) let context: Context
+        /// Unretained, and used through a borrowed reference: an `unowned(unsafe)` reference
+        /// is copied into a strong one (a retain and a release) wherever a use needs one.
+        let contextRef: Unmanaged<Context>
+        @inline(__always) final func withContext<R>(_ body: (Context) -> R) -> R {
+            contextRef._withUnsafeGuaranteedRef(body)
+        }
         @exclusivity(unchecked) final var version: UInt64 = 0
         @exclusivity(unchecked) final var state: State
         @exclusivity(unchecked) final var trackEpoch: UInt64 = 0
@@ -89,7 +96,7 @@ public enum Floor {
         final let recompute: (Node) -> Bool
 
         init(context: Context, state: State, recompute: @escaping (Node) -> Bool) {
-            self.context = context
+            contextRef = Unmanaged.passUnretained(context)
             self.state = state
             self.recompute = recompute
         }
@@ -115,8 +122,9 @@ public enum Floor {
 
         /// Records a read of this node by the computation running.
         @inline(__always) final func track() {
-            guard let tracking = context.tracking, trackEpoch != context.runEpoch else { return }
-            trackEpoch = context.runEpoch
+            guard let (tracking, epoch) = withContext({ context in context.tracking.map { ($0, context.runEpoch) } }),
+                  trackEpoch != epoch else { return }
+            trackEpoch = epoch
             tracking._withUnsafeGuaranteedRef { sub in
                 if let cursor = sub.cursor, cursor._withUnsafeGuaranteedRef({ $0.dep.toOpaque() == Unmanaged.passUnretained(self).toOpaque() }) {
                     cursor._withUnsafeGuaranteedRef { link in
@@ -207,12 +215,13 @@ public enum Floor {
 
         /// Runs the computation with tracking, reusing the links of an unchanged read order.
         final func run() {
-            let context = self.context
-            let previous = context.tracking
-            let previousEpoch = context.runEpoch
-            context.tracking = Unmanaged.passUnretained(self)
-            context.epochCounter &+= 1
-            context.runEpoch = context.epochCounter
+            let (previous, previousEpoch) = withContext { context in
+                let saved = (context.tracking, context.runEpoch)
+                context.tracking = Unmanaged.passUnretained(self)
+                context.epochCounter &+= 1
+                context.runEpoch = context.epochCounter
+                return saved
+            }
             cursor = firstDep
             lastMatched = nil
             if recompute(self) { version &+= 1 }
@@ -226,8 +235,10 @@ public enum Floor {
             dropDeps(from: stale)
             cursor = nil
             lastMatched = nil
-            context.tracking = previous
-            context.runEpoch = previousEpoch
+            withContext { context in
+                context.tracking = previous
+                context.runEpoch = previousEpoch
+            }
             state = .clean
         }
     }
@@ -246,13 +257,16 @@ public enum Floor {
                 return storage
             }
             set {
-                pthread_mutex_lock(context.mutex)
-                defer { pthread_mutex_unlock(context.mutex) }
+                let mutex = withContext { $0.mutex }
+                pthread_mutex_lock(mutex)
+                defer { pthread_mutex_unlock(mutex) }
                 if storage == newValue { return }
                 storage = newValue
                 version &+= 1
                 markSubs(.dirty)
-                if context.batchDepth == 0 { context.flush() }
+                withContext { context in
+                    if context.batchDepth == 0 { context.flush() }
+                }
             }
         }
     }
@@ -298,7 +312,7 @@ public enum Floor {
         }
 
         override func schedule() {
-            context.effects.append(self)
+            withContext { $0.effects.append(Unmanaged.passUnretained(self)) }
         }
 
         func runIfNeeded() {
