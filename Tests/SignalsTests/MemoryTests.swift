@@ -124,6 +124,30 @@ struct MemoryTests {
         #expect(source.subscriberCount == 0)
     }
 
+    /// A subscription whose last reference is dropped inside its own observer detaches as a
+    /// cancel does: no call after that one, and the closure released when the call ends.
+    @Test func aSubscriptionReleasedInsideItsOwnObserverDetaches() {
+        let source = MutableProperty(0)
+        let token = WeakBox<Token>()
+        let box = SubscriptionBox()
+        let calls = Counter()
+        do {
+            let strongToken = Token()
+            token.object = strongToken
+            box.subscription = source.observe(emitsCurrentValue: false) { _ in
+                _ = strongToken
+                calls.increment()
+                box.subscription = nil
+            }
+        }
+        source.value = 1
+        #expect(calls.value == 1)
+        #expect(token.object == nil, "released with the last reference, once the call ended")
+        source.value = 2
+        #expect(calls.value == 1, "not called again")
+        #expect(source.subscriberCount == 0)
+    }
+
     @Test func aCancelledSignalSubscriptionReleasesItsClosure() {
         let (signal, _) = Signal<Int>.pipe()
         weak var weakToken: Token?

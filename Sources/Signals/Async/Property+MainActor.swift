@@ -4,7 +4,9 @@ extension Property {
     /// Calls `observer` on the main actor with the current value, then with the latest value
     /// after each change. Values that arrive faster than the main actor runs are coalesced:
     /// the observer always ends with the latest value, in order, never an older one after a
-    /// newer. After `cancel()` returns, no call starts.
+    /// newer. After `cancel()` returns, no call starts. The returned subscription's
+    /// `waitForLastCall()` does not wait for a main-actor call in progress (it returns at
+    /// once): to know that the last call ended, have the observer report it.
     public func observeLatestOnMainActor(_ observer: @escaping @MainActor (Value) -> Void) -> SignalSubscription {
         let delivery = MainActorLatest<Value>(observer: observer)
         let subscription = observe { delivery.enqueue($0) }

@@ -22,7 +22,9 @@
 /// equal to the one it held before (`42 → 0 → 42`, for a property with an equality) counts
 /// as unchanged: derived properties that had not read the intermediate values do not
 /// recompute, and its observers are not called. The comparison is the property's own
-/// equality (`==`, or the `equals:` given), made once per property written.
+/// equality (`==`, or the `equals:` given), made once per property written. A property
+/// without one (`equals: nil`, as the data sources' snapshot properties are: comparing two
+/// snapshots would cost O(n)) counts every write as a change, a reverted one included.
 @inlinable
 public func batch<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
     // Unretained: the thread keeps its graph state alive (no retain and release per batch).
