@@ -121,7 +121,11 @@ final class PropertyObservation<Value>: GraphNode, ObserverCall, @unchecked Send
             if asked & Self.rerun == 0 { break }
             callState.store(asked & ~Self.rerun, ordering: .relaxed)
         }
-        let ended = callState.exchange(0, ordering: .acquiringAndReleasing)
+        // With the lock held: every other writer of `callState` holds it too (only the
+        // calling thread's end-of-call compare-and-swap does not, and that is this thread),
+        // so a plain load and store end the call without an atomic exchange.
+        let ended = callState.load(ordering: .relaxed)
+        callState.store(0, ordering: .relaxed)
         if ended & Self.releases != 0 { releaseParts() }
         if ended & Self.waited != 0 {
             let waiters = endWaiters
