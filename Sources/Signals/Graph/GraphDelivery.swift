@@ -46,6 +46,12 @@ extension Graph {
         queue.append(job)
     }
 
+    /// Queues `job` without retaining it: its owner keeps it alive until its delivery
+    /// (see ``PropertyObservation``).
+    @inline(__always) func enqueueUnretained(_ job: DeliveryJob) {
+        queue.appendUnretained(job)
+    }
+
     /// Whether a new observation made now, under a lock held once, delivers its first value
     /// before `observe` returns (inside an observer or a batch on this thread, with nothing
     /// else queued) rather than through the queue.
@@ -116,10 +122,10 @@ extension Graph {
         runCounter &+= 1
         let run = runCounter
         repeat {
-            while batchDepth == 0, let job = pending.popFirst() {
+            while batchDepth == 0, let (job, retained) = pending.popFirst() {
                 deliveryRun = run
                 job._withUnsafeGuaranteedRef { $0.deliver(in: self) }
-                job.release()
+                if retained { job.release() }
             }
             // Jobs made due with the lock held and no observer call after them (a derived
             // closure's write during the last delivery's pull) are this thread's too.
@@ -141,9 +147,10 @@ class DeliveryJob: @unchecked Sendable {
 }
 
 /// A FIFO of pending deliveries with amortised O(1) push and pop, in one buffer it owns
-/// (as ``TrivialStack``): each job is retained once when queued and released by the drain
-/// after its delivery; moving jobs between queues copies pointers, with no reference
-/// counting and no copy-on-write check. The owner frees the buffer with ``deallocate()``.
+/// (as ``TrivialStack``): a job is retained once when queued and released by the drain
+/// after its delivery, unless queued unretained (its owner keeps it alive; the entry's low
+/// bit says so); moving jobs between queues copies pointers, with no reference counting
+/// and no copy-on-write check. The owner frees the buffer with ``deallocate()``.
 @usableFromInline
 struct DeliveryQueue {
     @usableFromInline var jobs = TrivialStack<Unmanaged<DeliveryJob>>(capacity: 4)
@@ -154,14 +161,29 @@ struct DeliveryQueue {
 
     @inlinable var isEmpty: Bool { head == jobs.count }
 
-    /// Releases the jobs still queued and frees the buffer.
+    /// Releases the jobs still queued (those it retained) and frees the buffer.
     func deallocate() {
-        for index in head..<jobs.count { jobs[index].release() }
+        for index in head..<jobs.count {
+            let (job, retained) = Self.entry(jobs[index])
+            if retained { job.release() }
+        }
         jobs.deallocate()
     }
 
     mutating func append(_ job: DeliveryJob) {
         jobs.append(Unmanaged.passRetained(job))
+    }
+
+    /// Queues `job` unretained, marked in its entry's low bit (objects are aligned to 16 bytes).
+    mutating func appendUnretained(_ job: DeliveryJob) {
+        let bits = UInt(bitPattern: Unmanaged.passUnretained(job).toOpaque()) | 1
+        jobs.append(Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped))
+    }
+
+    /// The job of a queue entry, and whether the queue retained it.
+    @inline(__always) private static func entry(_ entry: Unmanaged<DeliveryJob>) -> (job: Unmanaged<DeliveryJob>, retained: Bool) {
+        let bits = UInt(bitPattern: entry.toOpaque())
+        return (Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: bits & ~1).unsafelyUnwrapped), bits & 1 == 0)
     }
 
     /// Moves every job of `other` to the end of this queue (both keep their buffers).
@@ -174,10 +196,10 @@ struct DeliveryQueue {
         other.head = 0
     }
 
-    /// The next job, retained (+1): the caller releases it.
-    mutating func popFirst() -> Unmanaged<DeliveryJob>? {
+    /// The next job, and whether the queue retained it (+1: the caller releases it).
+    mutating func popFirst() -> (Unmanaged<DeliveryJob>, retained: Bool)? {
         guard head < jobs.count else { return nil }
-        let job = jobs[head]
+        let job = Self.entry(jobs[head])
         head += 1
         if head == jobs.count {
             jobs.removeSuffix(from: 0)

@@ -36,8 +36,13 @@ final class PropertyObservation<Value>: GraphNode, ObserverCall, @unchecked Send
     private static var running: UInt8 { 1 }
     private static var rerun: UInt8 { 2 }
     private static var waited: UInt8 { 4 }
-    /// Detached during the call: the calling thread releases the node and the closure.
+    /// Detached during the call: the calling thread releases the node and the closure, and
+    /// the reference to this observation the detach took (see ``queueReference``).
     private static var releases: UInt8 { 8 }
+    /// A queue refers to this observation unretained (``Graph/enqueueUnretained(_:)``): it
+    /// is alive while attached (its subscription owns it). A detach while it is queued
+    /// retains it for the queue, and the delivery that takes it off releases that reference.
+    @exclusivity(unchecked) private var queueReference = false
 
     /// The thread inside `observer`, if any (read under the lock: a call may end meanwhile,
     /// which ``addEndWaiter(_:)`` finds out).
@@ -80,14 +85,21 @@ final class PropertyObservation<Value>: GraphNode, ObserverCall, @unchecked Send
     override func becomeStale(in graph: Graph) -> Bool {
         guard !isQueued, !isDetached else { return false }
         isQueued = true
-        graph.enqueue(self)
+        graph.enqueueUnretained(self)
         return false
     }
 
     override func deliver(in graph: Graph) {
         graph.lock(self)
         isQueued = false
-        guard !isDetached else { return graph.unlock() }
+        guard !isDetached else {
+            let owned = queueReference
+            queueReference = false
+            graph.unlock()
+            // The last use of `self`: the subscription may be gone.
+            if owned { Unmanaged.passUnretained(self).release() }
+            return
+        }
         var state = callState.load(ordering: .acquiring)
         while state & Self.running != 0 {
             // Running on another thread: that thread calls it again once it returns; unless
@@ -133,6 +145,8 @@ final class PropertyObservation<Value>: GraphNode, ObserverCall, @unchecked Send
             for waiter in waiters { waiter.resume() }
         }
         graph.unlock()
+        // The last use of `self`: the subscription may be gone.
+        if ended & Self.releases != 0 { Unmanaged.passUnretained(self).release() }
     }
 
     /// Called under the lock by ``Graph/callEnded(of:)`` when ``runningThread`` is another
@@ -160,11 +174,20 @@ final class PropertyObservation<Value>: GraphNode, ObserverCall, @unchecked Send
         guard !isDetached, let node else { return }
         isDetached = true
         node._withUnsafeGuaranteedRef { $0.removeSubscriber(self, in: graph) }
+        if isQueued {
+            queueReference = true
+            _ = Unmanaged.passUnretained(self).retain()
+        }
         var state = callState.load(ordering: .acquiring)
         while state & Self.running != 0 {
             let (asked, found) = callState.compareExchange(
                 expected: state, desired: state | Self.releases, ordering: .acquiringAndReleasing)
-            if asked { return }
+            if asked {
+                // For the calling thread, which releases it when the call ends (it takes
+                // this lock to see the bit).
+                _ = Unmanaged.passUnretained(self).retain()
+                return
+            }
             state = found
         }
         releaseParts()
