@@ -138,7 +138,8 @@ extension Graph {
 
 /// Something the graph delivers to user code after a propagation: an observation (a
 /// ``GraphNode``) or one event for one signal observer. A class, not a protocol, so that
-/// the queues hold jobs as plain pointers, retained once while queued (see ``DeliveryQueue``).
+/// the queues hold jobs as plain pointers: an event retained once while queued, an
+/// observation unretained (see ``DeliveryQueue`` and ``PropertyObservation``).
 @usableFromInline
 class DeliveryJob: @unchecked Sendable {
     /// Called with no lock held, by the thread's drain: takes its own component's lock and
@@ -153,7 +154,9 @@ class DeliveryJob: @unchecked Sendable {
 /// and no copy-on-write check. The owner frees the buffer with ``deallocate()``.
 @usableFromInline
 struct DeliveryQueue {
-    @usableFromInline var jobs = TrivialStack<Unmanaged<DeliveryJob>>(capacity: 4)
+    /// Each job's address, plus 1 when the queue did not retain it (a bit pattern, never a
+    /// reference: a class reference's low bits are not the program's to set).
+    @usableFromInline var jobs = TrivialStack<UInt>(capacity: 4)
     /// The next job to pop.
     @usableFromInline var head = 0
 
@@ -161,7 +164,9 @@ struct DeliveryQueue {
 
     @inlinable var isEmpty: Bool { head == jobs.count }
 
-    /// Releases the jobs still queued (those it retained) and frees the buffer.
+    /// Releases the jobs still queued (those it retained) and frees the buffer. (A thread's
+    /// drain empties its queues before it returns, so none are left when a thread exits; an
+    /// observation left in one and detached later would leak its object, not what it holds.)
     func deallocate() {
         for index in head..<jobs.count {
             let (job, retained) = Self.entry(jobs[index])
@@ -171,19 +176,17 @@ struct DeliveryQueue {
     }
 
     mutating func append(_ job: DeliveryJob) {
-        jobs.append(Unmanaged.passRetained(job))
+        jobs.append(UInt(bitPattern: Unmanaged.passRetained(job).toOpaque()))
     }
 
-    /// Queues `job` unretained, marked in its entry's low bit (objects are aligned to 16 bytes).
+    /// Queues `job` unretained, marked in its entry's low bit (objects are at least 2-byte aligned).
     mutating func appendUnretained(_ job: DeliveryJob) {
-        let bits = UInt(bitPattern: Unmanaged.passUnretained(job).toOpaque()) | 1
-        jobs.append(Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped))
+        jobs.append(UInt(bitPattern: Unmanaged.passUnretained(job).toOpaque()) | 1)
     }
 
     /// The job of a queue entry, and whether the queue retained it.
-    @inline(__always) private static func entry(_ entry: Unmanaged<DeliveryJob>) -> (job: Unmanaged<DeliveryJob>, retained: Bool) {
-        let bits = UInt(bitPattern: entry.toOpaque())
-        return (Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: bits & ~1).unsafelyUnwrapped), bits & 1 == 0)
+    @inline(__always) private static func entry(_ bits: UInt) -> (job: Unmanaged<DeliveryJob>, retained: Bool) {
+        (Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: bits & ~1).unsafelyUnwrapped), bits & 1 == 0)
     }
 
     /// Moves every job of `other` to the end of this queue (both keep their buffers).
