@@ -60,7 +60,7 @@ class GraphNode: DeliveryJob, @unchecked Sendable {
     }
     /// Bumped whenever the node's value changes.
     @usableFromInline @exclusivity(unchecked) final var version: UInt64 = 0
-    @exclusivity(unchecked) final var subscribers: ContiguousArray<Unmanaged<GraphNode>> = []
+    @exclusivity(unchecked) final var subscribers = SubscriberList()
     /// What a derived node read in its last run (empty for other nodes); kept here, not in
     /// the generic subclass, so that checks and runs walk it without a virtual call.
     @exclusivity(unchecked) final var dependencies = DependencyList()
@@ -104,6 +104,7 @@ class GraphNode: DeliveryJob, @unchecked Sendable {
     }
 
     deinit {
+        subscribers.deallocate()
         let bits = componentBits.load(ordering: .relaxed)
         if bits != GraphComponent.nurseryBits {
             Unmanaged<GraphComponent>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release()
@@ -183,14 +184,8 @@ class GraphNode: DeliveryJob, @unchecked Sendable {
     }
 
     final func removeSubscriber(_ node: GraphNode, in graph: Graph) {
-        let target = Unmanaged.passUnretained(node).toOpaque()
-        // The last one first: a dependency that changes is usually the newest subscriber.
-        if let last = subscribers.last, last.toOpaque() == target {
-            subscribers.removeLast()
-        } else {
-            guard let index = subscribers.firstIndex(where: { $0.toOpaque() == target }) else { return }
-            subscribers.remove(at: index)
-        }
+        if subscribers.isEmpty { return }
+        subscribers.remove(Unmanaged.passUnretained(node))
         if subscribers.isEmpty && !isSource { graph.needsSettling(self) }
     }
 
@@ -201,24 +196,21 @@ class GraphNode: DeliveryJob, @unchecked Sendable {
         var node = Unmanaged.passUnretained(self)
         let base = graph.markStack.count
         while true {
-            // Read by index, not through a copy of the array (which would retain its buffer).
-            let next: Unmanaged<GraphNode>? = node._withUnsafeGuaranteedRef { current in
-                let count = current.subscribers.count
-                if count == 1 {
-                    let subscriber = current.subscribers[0]
-                    return subscriber._withUnsafeGuaranteedRef { $0.markStale(in: graph) } ? subscriber : nil
+            let list = node._withUnsafeGuaranteedRef { $0.subscribers.rawBits }
+            if let subscriber = SubscriberList.single(list) {
+                // The usual chain: one subscriber, marked in turn if it became stale.
+                if subscriber._withUnsafeGuaranteedRef({ $0.markStale(in: graph) }) {
+                    node = subscriber
+                    continue
                 }
-                for index in 0..<count {
-                    let subscriber = current.subscribers[index]
+            } else {
+                SubscriberList.forEach(list) { subscriber in
                     if subscriber._withUnsafeGuaranteedRef({ $0.markStale(in: graph) }) {
                         graph.markStack.append(subscriber)
                     }
                 }
-                return nil
             }
-            if let next {
-                node = next
-            } else if graph.markStack.count > base {
+            if graph.markStack.count > base {
                 node = graph.markStack.removeLast()
             } else {
                 return
