@@ -56,17 +56,6 @@ struct SubscriberList {
         return 1
     }
 
-    /// The only subscriber, if there is exactly one. O(1).
-    @inline(__always) var single: Unmanaged<GraphNode>? {
-        bits & 1 == 0 && bits != 0 ? Self.node(bits) : nil
-    }
-
-    /// The subscriber at `index` (below ``count``). O(1).
-    @inline(__always) subscript(index: Int) -> Unmanaged<GraphNode> {
-        if let buffer { return Self.node(buffer[2 &+ index]) }
-        return Self.node(bits)
-    }
-
     /// Adds `node` last. Amortised O(1).
     mutating func append(_ node: Unmanaged<GraphNode>) {
         let address = UInt(bitPattern: node.toOpaque())
