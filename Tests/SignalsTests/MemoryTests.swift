@@ -124,113 +124,16 @@ struct MemoryTests {
         #expect(source.subscriberCount == 0)
     }
 
-    /// A queued delivery refers to its observation unretained: dropping the subscription's
-    /// last reference while the delivery waits (in an earlier observer of the same write)
-    /// keeps the observation alive for the queue, calls nothing and frees it afterwards.
-    @Test func aSubscriptionDroppedWhileItsDeliveryIsQueuedIsNeverCalled() {
-        let source = MutableProperty(0)
-        let token = WeakBox<Token>()
-        let box = SubscriptionBox()
-        let calls = Counter()
-        let first = source.observe(emitsCurrentValue: false) { _ in box.subscription = nil }
-        do {
-            let strongToken = Token()
-            token.object = strongToken
-            box.subscription = source.observe(emitsCurrentValue: false) { _ in
-                _ = strongToken
-                calls.increment()
-            }
-        }
-        source.value = 1
-        #expect(calls.value == 0, "dropped before its queued delivery ran")
-        #expect(token.object == nil)
-        #expect(source.subscriberCount == 1)
-        source.value = 2
-        #expect(calls.value == 0)
-        first.cancel()
-    }
-
-    /// The same inside a batch: the delivery waits for the batch's end.
-    @Test func aSubscriptionDroppedInsideABatchAfterAWriteIsNeverCalled() {
-        let source = MutableProperty(0)
-        let token = WeakBox<Token>()
-        let box = SubscriptionBox()
-        let calls = Counter()
-        do {
-            let strongToken = Token()
-            token.object = strongToken
-            box.subscription = source.observe(emitsCurrentValue: false) { _ in
-                _ = strongToken
-                calls.increment()
-            }
-        }
-        batch {
-            source.value = 1
-            box.subscription = nil
-        }
-        #expect(calls.value == 0)
-        #expect(token.object == nil)
-        #expect(source.subscriberCount == 0)
-    }
-
-    /// A subscription whose last reference is dropped on another thread while its observer
-    /// runs: the calling thread keeps the observation until the call ends (under ASan, a
-    /// use after free otherwise), then everything is released.
-    @Test func aSubscriptionDroppedOnAnotherThreadDuringACallIsFreedWhenTheCallEnds() async {
-        let source = MutableProperty(0)
-        let token = WeakBox<Token>()
-        let box = SubscriptionBox()
-        let entered = DispatchSemaphore(value: 0)
-        let proceed = DispatchSemaphore(value: 0)
-        let calls = Counter()
-        do {
-            let strongToken = Token()
-            token.object = strongToken
-            box.subscription = source.observe(emitsCurrentValue: false) { _ in
-                _ = strongToken
-                calls.increment()
-                entered.signal()
-                // A hang guard only: the other thread signals once it has dropped the subscription.
-                _ = proceed.wait(timeout: .now() + 60)
-            }
-        }
-        await onThreads(2) { index in
-            if index == 0 {
-                source.value = 1
-            } else {
-                _ = entered.wait(timeout: .now() + 60)
-                box.subscription = nil
-                proceed.signal()
-            }
-        }
-        #expect(calls.value == 1)
-        #expect(token.object == nil, "released when the call ended")
-        #expect(source.subscriberCount == 0)
-        source.value = 2
-        #expect(calls.value == 1)
-    }
-
     /// A subscription whose last reference is dropped inside its own observer detaches as a
     /// cancel does: no call after that one, and the closure released when the call ends.
     @Test func aSubscriptionReleasedInsideItsOwnObserverDetaches() {
         let source = MutableProperty(0)
-        let token = WeakBox<Token>()
-        let box = SubscriptionBox()
-        let calls = Counter()
-        do {
-            let strongToken = Token()
-            token.object = strongToken
-            box.subscription = source.observe(emitsCurrentValue: false) { _ in
-                _ = strongToken
-                calls.increment()
-                box.subscription = nil
-            }
-        }
+        let observation = WatchedObservation(source) { box, _ in box.subscription = nil }
         source.value = 1
-        #expect(calls.value == 1)
-        #expect(token.object == nil, "released with the last reference, once the call ended")
+        #expect(observation.calls.value == 1)
+        #expect(observation.isReleased, "released with the last reference, once the call ended")
         source.value = 2
-        #expect(calls.value == 1, "not called again")
+        #expect(observation.calls.value == 1, "not called again")
         #expect(source.subscriberCount == 0)
     }
 

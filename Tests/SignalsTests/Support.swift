@@ -1,4 +1,5 @@
 import Foundation
+import Signals
 
 /// A thread-safe list of values seen by observers in a test.
 final class Recorder<Value: Sendable>: @unchecked Sendable {
@@ -67,4 +68,35 @@ func onOwnThread<Result: Sendable>(_ body: @escaping @Sendable () -> Result) asy
     await withCheckedContinuation { continuation in
         Thread { continuation.resume(returning: body()) }.start()
     }
+}
+
+/// An observation of `source` (no first value) held only by ``box``, counting its calls,
+/// whose closure captures a token: ``isReleased`` once the closure is freed. `then` runs
+/// after each count, inside the call, with the box (it may drop the subscription, block or
+/// write).
+final class WatchedObservation: @unchecked Sendable {
+    let box = SubscriptionBox()
+    let calls = Counter()
+    private let token = WeakToken()
+
+    init(_ source: Property<Int>, then: @escaping @Sendable (SubscriptionBox, Int) -> Void = { _, _ in }) {
+        let strongToken = Token()
+        token.object = strongToken
+        let calls = self.calls
+        let box = self.box
+        box.subscription = source.observe(emitsCurrentValue: false) { value in
+            _ = strongToken
+            calls.increment()
+            then(box, value)
+        }
+    }
+
+    /// Drops the subscription's only reference.
+    func drop() { box.subscription = nil }
+
+    var isReleased: Bool { token.object == nil }
+}
+
+private final class WeakToken: @unchecked Sendable {
+    weak var object: Token?
 }
