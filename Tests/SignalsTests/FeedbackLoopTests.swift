@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 @testable import Signals
 
@@ -74,5 +75,80 @@ struct FeedbackLoopTests {
             #expect(diagnostics.count == 0)
             _ = subscription
         }
+    }
+}
+
+/// Writes and sends from other threads while a report runs.
+extension FeedbackLoopTests {
+    /// A write from another thread while the feedback-loop report runs is delivered: the
+    /// stopped observer's call has ended before the report, so that thread's delivery calls
+    /// it (it does not leave a note for a call that will not come back).
+    @Test func aWriteFromAnotherThreadDuringTheReportIsDelivered() async {
+        let property = MutableProperty(0)
+        let seen = Recorder<Int>()
+        let subscription = property.observe(emitsCurrentValue: false) { value in
+            seen.append(value)
+            if value >= 0 { property.value = value + 1 }
+        }
+        let writeNow = DispatchSemaphore(value: 0)
+        let written = DispatchSemaphore(value: 0)
+        let reports = Counter()
+        let previous = SignalsDiagnostics.handler
+        SignalsDiagnostics.handler = { _ in
+            reports.increment()
+            guard reports.value == 1 else { return }
+            writeNow.signal()
+            // A hang guard only: the other thread signals once its write has returned.
+            _ = written.wait(timeout: .now() + 60)
+        }
+        await onThreads(2) { index in
+            if index == 0 {
+                property.value = 1
+            } else {
+                _ = writeNow.wait(timeout: .now() + 60)
+                property.value = -100
+                written.signal()
+            }
+        }
+        SignalsDiagnostics.handler = previous
+        #expect(reports.value == 1)
+        #expect(seen.values.last == -100, "the other thread's value reached the observer")
+        subscription.cancel()
+    }
+    /// The same for a signal: an event sent from another thread during the report is
+    /// delivered, and so are later events.
+    @Test func anEventFromAnotherThreadDuringTheReportIsDelivered() async {
+        let (signal, input) = Signal<Int>.pipe()
+        let seen = Recorder<Int>()
+        let subscription = signal.observe { value in
+            seen.append(value)
+            if value >= 0 { input.send(value + 1) }
+        }
+        let sendNow = DispatchSemaphore(value: 0)
+        let sent = DispatchSemaphore(value: 0)
+        let reports = Counter()
+        let previous = SignalsDiagnostics.handler
+        SignalsDiagnostics.handler = { _ in
+            reports.increment()
+            guard reports.value == 1 else { return }
+            sendNow.signal()
+            // A hang guard only: the other thread signals once its send has returned.
+            _ = sent.wait(timeout: .now() + 60)
+        }
+        await onThreads(2) { index in
+            if index == 0 {
+                input.send(0)
+            } else {
+                _ = sendNow.wait(timeout: .now() + 60)
+                input.send(-100)
+                sent.signal()
+            }
+        }
+        SignalsDiagnostics.handler = previous
+        #expect(reports.value == 1)
+        #expect(seen.values.contains(-100), "the other thread's event reached the observer")
+        input.send(-200)
+        #expect(seen.values.last == -200, "later events are delivered")
+        subscription.cancel()
     }
 }

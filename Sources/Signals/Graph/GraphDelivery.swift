@@ -38,8 +38,15 @@ extension Graph {
     /// the lock once, delivering.
     func reportFeedbackLoop(relocking component: GraphComponent) {
         suspendForCallback()
-        SignalsDiagnostics.handler(.feedbackLoop(calls: SignalsDiagnostics.feedbackLoopLimit))
+        reportFeedbackLoop()
         lock(component)
+    }
+
+    /// Reports a feedback loop; called with no lock held, delivering. Jobs queued so far
+    /// stay with this thread, as around an observer call.
+    func reportFeedbackLoop() {
+        if !queue.isEmpty { pending.append(contentsOf: &queue) }
+        SignalsDiagnostics.handler(.feedbackLoop(calls: SignalsDiagnostics.feedbackLoopLimit))
     }
 
     @inline(__always) func enqueue(_ job: DeliveryJob) {

@@ -120,8 +120,12 @@ final class PropertyObservation<Value>: GraphNode, ObserverCall, @unchecked Send
             let version = node._withUnsafeGuaranteedRef { $0.version }
             guard !isDetached, version != deliveredVersion else { break }
             guard feedback.allowsCall(in: run) else {
-                graph.reportFeedbackLoop(relocking: component)
-                break
+                // The call ends before the report, which runs with no lock held: a write
+                // from another thread meanwhile is delivered by that thread (it would
+                // otherwise leave a note for a call that does not come back).
+                endCallAndUnlock(in: graph)
+                graph.reportFeedbackLoop()
+                return
             }
             deliveredVersion = version
             graph.suspendForCallback()
@@ -133,6 +137,12 @@ final class PropertyObservation<Value>: GraphNode, ObserverCall, @unchecked Send
             if asked & Self.rerun == 0 { break }
             callState.store(asked & ~Self.rerun, ordering: .relaxed)
         }
+        endCallAndUnlock(in: graph)
+    }
+
+    /// Ends the call in progress and releases the lock (held once): releases what a detach
+    /// during the call left (``releases``) and resumes the tasks waiting for its end.
+    private func endCallAndUnlock(in graph: Graph) {
         // With the lock held: every other writer of `callState` holds it too (only the
         // calling thread's end-of-call compare-and-swap does not, and that is this thread),
         // so a plain load and store end the call without an atomic exchange.

@@ -101,11 +101,13 @@ final class EventDelivery<Value>: DeliveryJob, @unchecked Sendable {
             observer.nextToDeliver &+= 1
             guard observer.feedback.allowsCall(in: run) else {
                 // Dropped (and the events parked after it, sent by the loop): a signal
-                // holds no value to deliver later.
+                // holds no value to deliver later. The call ends before the report: an
+                // event sent meanwhile from another thread is delivered by that thread.
                 observer.parked.removeAll()
                 observer.nextToDeliver = observer.nextTicket
+                graph.endCall(of: observer)
                 graph.reportFeedbackLoop(relocking: observer.callComponent)
-                break
+                return
             }
             graph.suspendForCallback()
             closure(event)
