@@ -90,31 +90,12 @@ extension FeedbackLoopTests {
             seen.append(value)
             if value >= 0 { property.value = value + 1 }
         }
-        let writeNow = DispatchSemaphore(value: 0)
-        let written = DispatchSemaphore(value: 0)
-        let reports = Counter()
-        let previous = SignalsDiagnostics.handler
-        SignalsDiagnostics.handler = { _ in
-            reports.increment()
-            guard reports.value == 1 else { return }
-            writeNow.signal()
-            // A hang guard only: the other thread signals once its write has returned.
-            _ = written.wait(timeout: .now() + 60)
-        }
-        await onThreads(2) { index in
-            if index == 0 {
-                property.value = 1
-            } else {
-                _ = writeNow.wait(timeout: .now() + 60)
-                property.value = -100
-                written.signal()
-            }
-        }
-        SignalsDiagnostics.handler = previous
-        #expect(reports.value == 1)
+        let reports = await duringTheFirstReport({ property.value = -100 }, after: { property.value = 1 })
+        #expect(reports == 1)
         #expect(seen.values.last == -100, "the other thread's value reached the observer")
         subscription.cancel()
     }
+
     /// The same for a signal: an event sent from another thread during the report is
     /// delivered, and so are later events.
     @Test func anEventFromAnotherThreadDuringTheReportIsDelivered() async {
@@ -124,31 +105,38 @@ extension FeedbackLoopTests {
             seen.append(value)
             if value >= 0 { input.send(value + 1) }
         }
-        let sendNow = DispatchSemaphore(value: 0)
-        let sent = DispatchSemaphore(value: 0)
-        let reports = Counter()
-        let previous = SignalsDiagnostics.handler
-        SignalsDiagnostics.handler = { _ in
-            reports.increment()
-            guard reports.value == 1 else { return }
-            sendNow.signal()
-            // A hang guard only: the other thread signals once its send has returned.
-            _ = sent.wait(timeout: .now() + 60)
-        }
-        await onThreads(2) { index in
-            if index == 0 {
-                input.send(0)
-            } else {
-                _ = sendNow.wait(timeout: .now() + 60)
-                input.send(-100)
-                sent.signal()
-            }
-        }
-        SignalsDiagnostics.handler = previous
-        #expect(reports.value == 1)
+        let reports = await duringTheFirstReport({ input.send(-100) }, after: { input.send(0) })
+        #expect(reports == 1)
         #expect(seen.values.contains(-100), "the other thread's event reached the observer")
         input.send(-200)
         #expect(seen.values.last == -200, "later events are delivered")
         subscription.cancel()
     }
+}
+
+/// Runs `start` (which sets off a feedback loop) on one thread; while the first report runs
+/// (its handler waiting), runs `meanwhile` on another thread. Returns how many reports came.
+private func duringTheFirstReport(_ meanwhile: @escaping @Sendable () -> Void, after start: @escaping @Sendable () -> Void) async -> Int {
+    let reported = DispatchSemaphore(value: 0)
+    let done = DispatchSemaphore(value: 0)
+    let reports = Counter()
+    let previous = SignalsDiagnostics.handler
+    SignalsDiagnostics.handler = { _ in
+        reports.increment()
+        guard reports.value == 1 else { return }
+        reported.signal()
+        // A hang guard only: the other thread signals once `meanwhile` has returned.
+        _ = done.wait(timeout: .now() + 60)
+    }
+    await onThreads(2) { index in
+        if index == 0 {
+            start()
+        } else {
+            _ = reported.wait(timeout: .now() + 60)
+            meanwhile()
+            done.signal()
+        }
+    }
+    SignalsDiagnostics.handler = previous
+    return reports.value
 }
