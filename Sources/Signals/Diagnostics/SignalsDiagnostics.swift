@@ -6,7 +6,8 @@ public enum SignalsDiagnostic: Sendable, Equatable {
     /// of one thread because the writes or sends made by observers kept making it due again
     /// (for example an observer that always writes a new value to what it observes). The
     /// thread stopped calling it for that run, so the write or send that started the run
-    /// returns. It stays subscribed: the next write starts over.
+    /// returns. It stays subscribed: the next write starts over. A write or send from another
+    /// thread, also one made while the handler runs, is delivered by that thread as usual.
     case feedbackLoop(calls: Int)
 }
 
