@@ -184,6 +184,7 @@ class GraphNode: DeliveryJob, @unchecked Sendable {
     }
 
     final func removeSubscriber(_ node: GraphNode, in graph: Graph) {
+        // An empty list is not settled again below (nothing was removed).
         if subscribers.isEmpty { return }
         subscribers.remove(Unmanaged.passUnretained(node))
         if subscribers.isEmpty && !isSource { graph.needsSettling(self) }
