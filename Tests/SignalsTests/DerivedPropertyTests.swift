@@ -16,6 +16,19 @@ struct DerivedPropertyTests {
         #expect(array.value == [5, 7])
     }
 
+    @Test func combineLatestKeepsInputsOnlyItRefersTo() {
+        let source = MutableProperty(1)
+        // The mapped inputs are referred to by the combined property alone.
+        let combined = combineLatest((1...3).map { factor in source.map { $0 * factor } })
+        let seen = Recorder<[Int]>()
+        let subscription = combined.observe { seen.append($0) }
+        defer { subscription.cancel() }
+        source.value = 2
+        source.value = 5
+        #expect(combined.value == [5, 10, 15])
+        #expect(seen.values == [[1, 2, 3], [2, 4, 6], [5, 10, 15]])
+    }
+
     @Test func autoTrackedClosureDependsOnlyOnWhatItRead() {
         let flag = MutableProperty(true)
         let a = MutableProperty(1)

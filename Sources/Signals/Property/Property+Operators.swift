@@ -76,5 +76,11 @@ public func combineLatest<each Element: Sendable>(_ properties: repeat Property<
 /// (observers get `[]` once, and nothing after).
 @inlinable
 public func combineLatest<Element: Sendable>(_ properties: [Property<Element>]) -> Property<[Element]> {
-    Property<[Element]> { properties.map { $0.value } }
+    // Read through unretained references (`properties`, captured, keeps them alive): an
+    // element read from the array is retained and released around each read, two atomic
+    // operations per input per run.
+    let inputs = properties.map { Unmanaged.passUnretained($0) }
+    return Property<[Element]> {
+        withExtendedLifetime(properties) { inputs.map { $0._withUnsafeGuaranteedRef { $0.value } } }
+    }
 }
