@@ -123,7 +123,8 @@ extension Graph {
     }
 
     /// Delivers this thread's jobs in FIFO order until its queue is empty or a batch starts.
-    /// Called with no lock held; each job takes its own.
+    /// Called with no lock held; each job takes its own, or keeps the one a delivery that
+    /// called nothing left held (``lockForDelivery(_:)``); none is held when it returns.
     private func drain() {
         isDelivering = true
         runCounter &+= 1
@@ -132,14 +133,43 @@ extension Graph {
             while batchDepth == 0, let (job, retained) = pending.popFirst() {
                 deliveryRun = run
                 job._withUnsafeGuaranteedRef { $0.deliver(in: self) }
-                if retained { job.release() }
+                if retained {
+                    // Its release may run deinits (user code): with no lock held.
+                    releaseKeptLock()
+                    job.release()
+                }
             }
             // Jobs made due with the lock held and no observer call after them (a derived
             // closure's write during the last delivery's pull) are this thread's too.
             if queue.isEmpty { break }
             pending.append(contentsOf: &queue)
         } while batchDepth == 0
+        releaseKeptLock()
         isDelivering = false
+    }
+
+    /// Takes the lock of `node`'s component for a delivery. A delivery that pulled a value
+    /// and called no observer returns with its lock still held, so that a drain of many
+    /// such deliveries in one component (observers of nodes a write marked but did not
+    /// change) takes the lock once: that lock is kept if it is `node`'s, and released
+    /// first otherwise. No user code runs while a drain keeps a lock between deliveries.
+    @inline(__always) func lockForDelivery(_ node: GraphNode) {
+        if depth != 0 {
+            let bits = node.componentBits.load(ordering: .acquiring)
+            if bits == heldMember { return }
+            if bits != GraphComponent.nurseryBits && Unmanaged<GraphComponent>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
+                ._withUnsafeGuaranteedRef({ $0.root.toOpaque() }) == held.unsafelyUnwrapped.toOpaque() {
+                heldMember = bits
+                return
+            }
+            unlock()
+        }
+        lock(node)
+    }
+
+    /// Releases the lock a delivery kept (see ``lockForDelivery(_:)``), if any.
+    @inline(__always) func releaseKeptLock() {
+        if depth != 0 { unlock() }
     }
 }
 

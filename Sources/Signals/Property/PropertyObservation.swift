@@ -90,7 +90,7 @@ final class PropertyObservation<Value>: GraphNode, ObserverCall, @unchecked Send
     }
 
     override func deliver(in graph: Graph) {
-        graph.lock(self)
+        graph.lockForDelivery(self)
         isQueued = false
         guard !isDetached else {
             let owned = queueReference
@@ -136,6 +136,13 @@ final class PropertyObservation<Value>: GraphNode, ObserverCall, @unchecked Send
             let asked = callState.load(ordering: .relaxed)
             if asked & Self.rerun == 0 { break }
             callState.store(asked & ~Self.rerun, ordering: .relaxed)
+        }
+        // Nothing (more) to call: the lock stays held for the drain (see
+        // ``Graph/lockForDelivery(_:)``) unless the call's end has work to do.
+        let ended = callState.load(ordering: .relaxed)
+        if ended == Self.running {
+            callState.store(0, ordering: .relaxed)
+            return
         }
         endCallAndUnlock(in: graph)
     }

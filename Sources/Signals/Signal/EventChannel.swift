@@ -89,6 +89,7 @@ final class EventDelivery<Value>: DeliveryJob, @unchecked Sendable {
     }
 
     override func deliver(in graph: Graph) {
+        graph.releaseKeptLock()
         graph.lock(observer.callComponent)
         defer { graph.unlock() }
         // A ticket before the next to deliver was dropped by a feedback loop's report.
