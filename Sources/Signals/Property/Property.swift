@@ -151,7 +151,12 @@ public class Property<Value: Sendable>: @unchecked Sendable {
             let atOnce = emitsCurrentValue && graph.deliversFirstValueAtOnce
             if emitsCurrentValue && !atOnce { graph.enqueue(observation) }
             graph.unlockAndDeliver()
-            if atOnce { observation.deliver(in: graph) }
+            if atOnce {
+                observation.deliver(in: graph)
+                // Outside a drain: a delivery that called nothing returns with its lock
+                // kept (see ``Graph/lockForDelivery(_:)``), and no drain releases it here.
+                graph.releaseKeptLock()
+            }
             return observation
         }
         return SignalSubscription.detaching(
