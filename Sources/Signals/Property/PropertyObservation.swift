@@ -118,7 +118,17 @@ final class PropertyObservation<Value>: GraphNode, ObserverCall, @unchecked Send
             let value = node._withUnsafeGuaranteedRef { $0.currentValue(in: graph) }
             // The pull may have run a derived closure that cancelled this observation.
             let version = node._withUnsafeGuaranteedRef { $0.version }
-            guard !isDetached, version != deliveredVersion else { break }
+            guard !isDetached else { break }
+            if version == deliveredVersion {
+                // A pull that waited with the lock released (see "Locking" in `Graph`) may
+                // come back at the version delivered while another thread's write, finding
+                // this call in progress, left a rerun note: pull again. The node that write
+                // marked stale would otherwise stay so, and later writes stop at it.
+                let asked = callState.load(ordering: .relaxed)
+                if asked & Self.rerun == 0 { break }
+                callState.store(asked & ~Self.rerun, ordering: .relaxed)
+                continue
+            }
             guard feedback.allowsCall(in: run) else {
                 // The call ends before the report, which runs with no lock held: a write
                 // from another thread meanwhile is delivered by that thread (it would
