@@ -22,10 +22,10 @@ struct FirstValueKeptLockTests {
                     // During the first call: another thread's write marks the observed node
                     // (without changing it) and, finding the call running, asks for a rerun.
                     guard first.take() else { return }
-                    outcome.firstWrite = writeReturns(source, 1)
+                    outcome.firstWrite = writeOnAnotherThread(source, 1)
                 }
                 outcome.depthAfterObserve = Graph.current.takeUnretainedValue().depth
-                outcome.secondWrite = writeReturns(source, 2)
+                outcome.secondWrite = writeOnAnotherThread(source, 2)
                 subscription.cancel()
             }
         }
@@ -47,7 +47,7 @@ struct FirstValueKeptLockTests {
             let first = Flag()
             inner.subscription = unchanged.observe { _ in
                 guard first.take() else { return }
-                outcome.firstWrite = writeReturns(source, 1)
+                outcome.firstWrite = writeOnAnotherThread(source, 1)
             }
             outcome.depthAfterObserve = Graph.current.takeUnretainedValue().depth
             // Reads only the independent graph.
@@ -64,17 +64,6 @@ struct FirstValueKeptLockTests {
             source.node.component.root.toOpaque() != independent.node.component.root.toOpaque(),
             "an observer that read one graph joined it to the one a nested observe left locked")
     }
-}
-
-/// Writes `value` to `property` on a new thread and waits for the write to return (at most
-/// 30 s, a hang guard: it returns as soon as it can take the lock). Whether it returned.
-private func writeReturns(_ property: MutableProperty<Int>, _ value: Int) -> Bool {
-    let written = DispatchSemaphore(value: 0)
-    Thread {
-        property.value = value
-        written.signal()
-    }.start()
-    return written.wait(timeout: .now() + 30) == .success
 }
 
 private final class Outcome: @unchecked Sendable {

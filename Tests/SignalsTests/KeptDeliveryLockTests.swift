@@ -77,17 +77,6 @@ struct KeptDeliveryLockTests {
     }
 }
 
-/// Writes `value` to `property` on a new thread and waits for the write to return (at most
-/// 60 s, a hang guard: it returns as soon as it can take the lock). Whether it returned.
-private func writeOnAnotherThread(_ property: MutableProperty<Int>, _ value: Int) -> Bool {
-    let written = DispatchSemaphore(value: 0)
-    Thread {
-        property.value = value
-        written.signal()
-    }.start()
-    return written.wait(timeout: .now() + 60) == .success
-}
-
 /// The root component of `property`'s graph.
 private func root(of property: Property<Int>) -> UnsafeMutableRawPointer {
     property.node.component.root.toOpaque()

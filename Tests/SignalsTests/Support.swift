@@ -100,3 +100,14 @@ final class WatchedObservation: @unchecked Sendable {
 private final class WeakToken: @unchecked Sendable {
     weak var object: Token?
 }
+
+/// Writes `value` to `property` on a new thread and waits for the write to return (at most
+/// 60 s, a hang guard: it returns as soon as it can take the lock). Whether it returned.
+func writeOnAnotherThread(_ property: MutableProperty<Int>, _ value: Int) -> Bool {
+    let written = DispatchSemaphore(value: 0)
+    Thread {
+        property.value = value
+        written.signal()
+    }.start()
+    return written.wait(timeout: .now() + 60) == .success
+}
