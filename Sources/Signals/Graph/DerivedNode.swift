@@ -1,3 +1,6 @@
+import SignalsThreadLocal
+import Synchronization
+
 /// A lazily computed node whose dependencies are discovered each time it runs.
 ///
 /// Validation is pull-based: a write only marks watched derived nodes stale; the value is
@@ -102,6 +105,34 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         // Read again in this run with nothing written since (see ``Graph/repeatedDerived``).
         if UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque()) == graph.repeatedDerived { return storage.pointee }
         return checkedValue(in: graph)
+    }
+
+    /// The value, read with no lock, for a thread that holds none (a read from outside any
+    /// closure): the node must be watched and validated since the last write upstream, as
+    /// ``value(in:)`` reads it, and `Value` trivially copyable; `nil` otherwise, or when a
+    /// thread held the component's lock at any moment of the read (then the caller takes the
+    /// lock). The component's ``GraphComponent/sequence`` is the same even number before and
+    /// after: no lock holder changed anything meanwhile, so the value is the one a locked
+    /// read would have returned at the first load. O(1) plus the root walk; no atomic
+    /// read-modify-write.
+    @inlinable @inline(__always) final func valueWithoutLock() -> Value? {
+        guard _isPOD(Value.self) else { return nil }
+        let bits = componentBits.load(ordering: .acquiring)
+        if bits == GraphComponent.nurseryBits { return nil }
+        let root = Unmanaged<GraphComponent>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)._withUnsafeGuaranteedRef { $0.root }
+        return root._withUnsafeGuaranteedRef { root -> Value? in
+            let before = root.sequence.load(ordering: .acquiring)
+            if before & 1 != 0 { return nil }
+            let fresh = NodeFlags.hasValue.rawValue | NodeFlags.isLinked.rawValue
+            let mask = fresh | NodeFlags.isStale.rawValue | NodeFlags.isComputing.rawValue | NodeFlags.isSource.rawValue
+            if stamp & mask != fresh { return nil }
+            return withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { copy -> Value? in
+                signals_copy_unsynchronized(copy.baseAddress!, storage, UInt(MemoryLayout<Value>.size))
+                atomicMemoryFence(ordering: .acquiring)
+                if root.sequence.load(ordering: .relaxed) != before { return nil }
+                return copy[0]
+            }
+        }
     }
 
     /// ``value(in:)`` of an unwatched node: specialised in the caller but not inlined (the

@@ -28,6 +28,14 @@ import SignalsThreadLocal
 ///
 /// Observer closures are only ever called by a thread's drain, with no lock held.
 ///
+/// One read takes no lock: `Property.value` from outside any closure, of a watched derived
+/// node that is up to date, whose value is trivially copyable. Each component root counts
+/// its lock holds (``GraphComponent/sequence``: odd while held); the read copies the value
+/// between two loads of that count and keeps it only if both found the same even number
+/// (a sequence lock: a reader never writes, so readers do not contend with each other or
+/// slow writers down). Every thread that takes a root's lock makes the count odd before
+/// changing anything, and even again just before releasing it.
+///
 /// Delivery is per thread: the thread whose write (or subscription) made observers due
 /// delivers them after its outermost lock is released, unless that thread is already
 /// delivering (a write from inside an observer) or inside a ``batch(_:)``: then the jobs

@@ -37,6 +37,11 @@ final class GraphComponent: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var globalVersion: UInt64 = 1
     /// How many components were merged into this one, itself included (union by size).
     @exclusivity(unchecked) var size = 1
+    /// Even while no thread holds this root's lock, odd while one does, and odd for good once
+    /// merged into another: a reader that finds the same even number before and after reading
+    /// a node read a state no lock holder was changing (``DerivedNode/valueWithoutLock()``).
+    /// Written only by the thread holding the lock (``beginChanges()``, ``endChanges()``).
+    @usableFromInline let sequence = Atomic<UInt>(0)
 
     @usableFromInline init() {
         mutex = .allocate(capacity: 1)
@@ -82,6 +87,19 @@ final class GraphComponent: @unchecked Sendable {
         parentBits.load(ordering: .acquiring) == 0
     }
 
+    /// Called by the thread that has just taken this root's mutex: the sequence number
+    /// turns odd before anything guarded by the lock changes. O(1), no atomic read-modify-write.
+    @inlinable @inline(__always) func beginChanges() {
+        sequence.store(sequence.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
+        atomicMemoryFence(ordering: .releasing)
+    }
+
+    /// Called by the thread holding this root's mutex just before releasing it: the sequence
+    /// number turns even after everything it changed. O(1).
+    @inlinable @inline(__always) func endChanges() {
+        sequence.store(sequence.load(ordering: .relaxed) &+ 1, ordering: .releasing)
+    }
+
     /// Makes `self` (a root whose mutex the caller holds) a child of `root` (a root whose
     /// mutex the caller also holds), and releases `self`'s mutex: threads waiting for it
     /// retry on `root`.
@@ -89,6 +107,7 @@ final class GraphComponent: @unchecked Sendable {
         root.size += size
         root.globalVersion = max(root.globalVersion, globalVersion) &+ 1
         parentBits.store(UInt(bitPattern: Unmanaged.passRetained(root).toOpaque()), ordering: .releasing)
+        // The sequence number stays odd (see ``sequence``): readers go through the new root.
         pthread_mutex_unlock(mutex)
     }
 }

@@ -50,6 +50,7 @@ extension Graph {
             return
         }
         held = Unmanaged.passUnretained(nursery)
+        nursery.beginChanges()
         depth = 1
     }
 
@@ -68,9 +69,11 @@ extension Graph {
                     pthread_mutex_unlock(root.mutex)
                     continue
                 }
+                root.beginChanges()
                 placeWorkingNodes(in: root)
                 held = Unmanaged.passUnretained(root)
                 heldMember = 0
+                nursery.endChanges()
                 pthread_mutex_unlock(nursery.mutex)
                 return
             }
@@ -126,6 +129,7 @@ extension Graph {
             let root = component.root
             pthread_mutex_lock(root._withUnsafeGuaranteedRef { $0.mutex })
             if root._withUnsafeGuaranteedRef({ $0.isRoot }) {
+                root._withUnsafeGuaranteedRef { $0.beginChanges() }
                 held = root
                 // The root's own nodes are in its tree: their reads re-enter without a walk.
                 heldMember = UInt(bitPattern: root.toOpaque())
@@ -141,6 +145,7 @@ extension Graph {
             let root = held.unsafelyUnwrapped
             held = nil
             heldMember = 0
+            root._withUnsafeGuaranteedRef { $0.endChanges() }
             pthread_mutex_unlock(root._withUnsafeGuaranteedRef { $0.mutex })
         }
     }
@@ -159,6 +164,7 @@ extension Graph {
             let otherRoot = other.takeUnretainedValue()
             if pthread_mutex_trylock(otherRoot.mutex) == 0 {
                 if otherRoot.isRoot {
+                    otherRoot.beginChanges()
                     held = Unmanaged.passUnretained(Self.merge(mine.takeUnretainedValue(), otherRoot))
                     return
                 }
@@ -204,6 +210,8 @@ extension Graph {
                 pthread_mutex_unlock(first.mutex)
                 continue
             }
+            first.beginChanges()
+            second.beginChanges()
             held = Unmanaged.passUnretained(Self.merge(first, second))
             return
         }

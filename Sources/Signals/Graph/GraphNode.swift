@@ -244,7 +244,7 @@ struct NodeFlags: Sendable {
     /// A source node's `modify` body is running.
     @inlinable static var isModifying: NodeFlags { NodeFlags(rawValue: 64) }
     /// A ``DerivedNode`` (whose staleness and checks are flag tests, see ``GraphNode/needsCheck(in:)``).
-    static var isDerived: NodeFlags { NodeFlags(rawValue: 128) }
+    @inlinable static var isDerived: NodeFlags { NodeFlags(rawValue: 128) }
 }
 
 /// A node holding a value of type `Value`.

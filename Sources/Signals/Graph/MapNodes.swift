@@ -59,6 +59,22 @@ extension Graph {
         return value
     }
 
+    /// `Property.value` of a node whose lock this thread does not know it holds: from
+    /// outside any closure, a watched derived value that is up to date and trivially
+    /// copyable is read with no lock (``DerivedNode/valueWithoutLock()``); anything else
+    /// takes the lock around the read (joining components inside a closure) and delivers
+    /// what that made due. Out of line, so that reads inside closures stay small.
+    @inlinable @inline(never) func readUnheld<Value>(_ node: ValueNode<Value>) -> Value {
+        if _isPOD(Value.self) && depth == 0 && node.has(.isDerived),
+           let value = unsafeDowncast(node, to: DerivedNode<Value>.self).valueWithoutLock() {
+            return value
+        }
+        lock(node)
+        let value = readHeld(node)
+        unlockAndDeliver()
+        return value
+    }
+
     /// Whether this thread holds the lock of `node`'s component and knows it without a walk
     /// (``heldMember``): a read then needs no lock round trip, since taking the lock again
     /// would only count up ``depth`` and down again, with nothing to deliver in between

@@ -153,6 +153,7 @@ extension Graph {
         heldMember = 0
         repeatedSource = 0
         repeatedDerived = 0
+        previous.endChanges()
         pthread_mutex_unlock(previous.mutex)
         wait()
         reacquire(previous)

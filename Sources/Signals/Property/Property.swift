@@ -68,6 +68,12 @@
 /// Cancelling from any thread, including from inside observers, never waits for an observer
 /// call; see ``SignalSubscription`` (and its ``SignalSubscription/waitForLastCall()``).
 ///
+/// Reading ``value`` from outside any closure takes its graph's lock for the read, except
+/// for an observed derived property whose value is up to date and trivially copyable (`Int`,
+/// `Bool`, a struct of such): that read takes no lock and is retried under it if a writer
+/// held the lock meanwhile. Either way a read returns a whole value, never older than a
+/// write that returned before the read began.
+///
 /// Observers see the latest value: when several writes land before an observer is called
 /// (a batch, concurrent writers, a reentrant write), it is called once with the newest
 /// value. Every observer is eventually called with the final value, and never twice with
@@ -121,11 +127,8 @@ public class Property<Value: Sendable>: @unchecked Sendable {
                 }
                 // A read from a derived closure (or a `modify` body) whose thread already
                 // holds this node's component: no lock round trip (see ``Graph/holds(_:)``).
-                let held = graph.holds(node)
-                if !held { graph.lock(node) }
-                let value = graph.readHeld(node)
-                if !held { graph.unlockAndDeliver() }
-                return value
+                if graph.holds(node) { return graph.readHeld(node) }
+                return graph.readUnheld(node)
             }
         }
     }
