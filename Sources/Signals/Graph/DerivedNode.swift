@@ -126,6 +126,13 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
             let fresh = NodeFlags.hasValue.rawValue | NodeFlags.isLinked.rawValue
             let mask = fresh | NodeFlags.isStale.rawValue | NodeFlags.isComputing.rawValue | NodeFlags.isSource.rawValue
             if stamp & mask != fresh { return nil }
+            if MemoryLayout<Value>.size == 8 && MemoryLayout<Value>.alignment == 8 {
+                // One word (`Int`, `Double`, a pointer-sized struct): no temporary to copy through.
+                let word = signals_load_word_unsynchronized(storage)
+                atomicMemoryFence(ordering: .acquiring)
+                if root.sequence.load(ordering: .relaxed) != before { return nil }
+                return unsafeBitCast(word, to: Value.self)
+            }
             return withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { copy -> Value? in
                 signals_copy_unsynchronized(copy.baseAddress!, storage, UInt(MemoryLayout<Value>.size))
                 atomicMemoryFence(ordering: .acquiring)

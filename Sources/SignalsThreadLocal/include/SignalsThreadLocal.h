@@ -28,19 +28,20 @@ static inline __attribute__((always_inline)) void signals_set_thread_graph(void 
     signals_thread_graph_slot = graph;
 }
 
-// Copies `size` bytes of a trivially copyable value that another thread may be writing,
-// for a sequence-checked read (`DerivedNode.valueWithoutLock()`): the caller throws the
-// copy away unless the component's sequence number was the same, and even, before and
-// after it. Volatile loads, so that the copy does not become a `memcpy` call. Not
+// Loads an aligned 8-byte word, or copies `size` bytes, of a trivially copyable value that
+// another thread may be writing, for a sequence-checked read (`DerivedNode.valueWithoutLock()`):
+// the caller throws the copy away unless the component's sequence number was the same, and
+// even, before and after it. Volatile loads, so that the copy does not become a `memcpy` call. Not
 // instrumented by ThreadSanitizer (the race is the protocol's, and a torn copy is never
 // used), and not `always_inline`: under ThreadSanitizer the attributes differ from the
 // Swift caller's, which keeps it out of line and so uninstrumented; otherwise it inlines.
 static inline __attribute__((no_sanitize("thread")))
+unsigned long long signals_load_word_unsynchronized(const void *_Nonnull source) {
+    return *(const volatile unsigned long long *)source;
+}
+
+static inline __attribute__((no_sanitize("thread")))
 void signals_copy_unsynchronized(void *_Nonnull destination, const void *_Nonnull source, unsigned long size) {
-    if (size == 8 && ((unsigned long)source & 7) == 0) {
-        *(unsigned long long *)destination = *(const volatile unsigned long long *)source;
-        return;
-    }
     unsigned char *to = (unsigned char *)destination;
     const volatile unsigned char *from = (const volatile unsigned char *)source;
     for (unsigned long index = 0; index < size; index++) to[index] = from[index];
