@@ -32,17 +32,31 @@ final class ComputedNode<Value>: DerivedNode<Value>, @unchecked Sendable {
 
 /// A derived node computed by a closure, whose recomputed values equal (`==`) to the
 /// previous one count as unchanged.
+///
+/// `store` runs `compute`, compares and stores: built by the inlinable `Property.init` in
+/// the caller's module, where `Value` is known, it captures nothing (no allocation) and
+/// runs with no value-witness or witness-table call, which this class's own methods
+/// (unspecialised: called through the vtable) would make for every copy and `==`.
 @usableFromInline
 final class EquatableComputedNode<Value: Equatable>: DerivedNode<Value>, @unchecked Sendable {
-    /// A constant: calling it retains nothing (a `var` would be copied, and retained, for
+    /// Constants: calling them retains nothing (a `var` would be copied, and retained, for
     /// each call).
     private let compute: @Sendable () -> Value
+    private let store: @Sendable (() -> Value, UnsafeMutablePointer<Value>, Bool) -> Bool
     /// Declared after `compute`, so destroyed after it (see ``TeardownTrigger``).
     private let teardown = TeardownTrigger()
 
-    /// `inputs`: what `compute` reads first, when known (see ``DerivedNode/init(inputs:)``).
-    @usableFromInline init(_ compute: @escaping @Sendable () -> Value, inputs: [GraphNode] = []) {
+    /// `store(compute, storage, hasValue)` computes the value, stores it in `storage`
+    /// (initialising it unless `hasValue`) and returns false when it is equal to the stored
+    /// one (leaving it). `inputs`: what `compute` reads first, when known
+    /// (see ``DerivedNode/init(inputs:)``).
+    @usableFromInline init(
+        _ compute: @escaping @Sendable () -> Value,
+        store: @escaping @Sendable (() -> Value, UnsafeMutablePointer<Value>, Bool) -> Bool,
+        inputs: [GraphNode] = []
+    ) {
         self.compute = compute
+        self.store = store
         super.init(inputs: inputs)
     }
 
@@ -51,7 +65,7 @@ final class EquatableComputedNode<Value: Equatable>: DerivedNode<Value>, @unchec
     }
 
     override func computeAndStore(into storage: UnsafeMutablePointer<Value>, hasValue: Bool, in graph: Graph) -> Bool {
-        storeIfChanged(compute(), into: storage, hasValue: hasValue)
+        store(compute, storage, hasValue)
     }
 }
 

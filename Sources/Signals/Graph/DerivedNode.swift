@@ -38,18 +38,24 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         @inline(__always) get { has(.isComputing) }
         @inline(__always) set { set(.isComputing, newValue) }
     }
-    /// The current value, initialised once `hasValue` is true. The same allocation holds
-    /// ``validatedAt`` in the 8 bytes before it: for values of up to 8 bytes the allocation
-    /// stays in malloc's smallest size class, and the node one size class smaller.
-    @usableFromInline let storage: UnsafeMutablePointer<Value>
+    /// The current value, initialised once `hasValue` is true, with ``validatedAt`` in the
+    /// 8 bytes before it: in the node itself (``inlineStorage``) for values of up to 8 bytes,
+    /// else in an allocation of its own. Set once, in `init`.
+    @usableFromInline @exclusivity(unchecked) final var storage: UnsafeMutablePointer<Value>
+    /// ``validatedAt`` and the value, for values of up to 8 bytes and alignment (one
+    /// allocation a node fewer: see ``storage``).
+    @exclusivity(unchecked) private var inlineStorage: (UInt64, UInt64) = (0, 0)
     /// `graph.globalVersion` at the last validation, for unwatched reads (see ``storage``).
     private var validatedAt: UInt64 {
         @inline(__always) get { UnsafeRawPointer(storage).load(fromByteOffset: -8, as: UInt64.self) }
         @inline(__always) set { UnsafeMutableRawPointer(storage).storeBytes(of: newValue, toByteOffset: -8, as: UInt64.self) }
     }
 
-    /// Where the value starts in its allocation: after the 8 bytes of ``validatedAt``, or
-    /// after as many bytes as the value's alignment if that is more.
+    /// Whether the value lives in ``inlineStorage``.
+    private static var isInline: Bool { MemoryLayout<Value>.size <= 8 && MemoryLayout<Value>.alignment <= 8 }
+
+    /// Where the value starts in its own allocation: after the 8 bytes of ``validatedAt``,
+    /// or after as many bytes as the value's alignment if that is more.
     private static var valueOffset: Int { Swift.max(8, MemoryLayout<Value>.alignment) }
 
     /// `inputs`: the nodes the first run will read, when known (a `map` reads its parent),
@@ -58,11 +64,21 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
     /// `component`: the first input's, when known (the node will read it and join it
     /// anyway), else the nursery (placed by the first computation).
     init(inputs: [GraphNode]) {
-        let offset = Self.valueOffset
-        let base = UnsafeMutableRawPointer.allocate(byteCount: offset + MemoryLayout<Value>.stride, alignment: offset)
-        base.storeBytes(of: 0, toByteOffset: offset - 8, as: UInt64.self)
-        storage = (base + offset).bindMemory(to: Value.self, capacity: 1)
+        if Self.isInline {
+            // Replaced below: the address of a stored property exists once `self` does.
+            storage = UnsafeMutablePointer(bitPattern: MemoryLayout<Value>.alignment)!
+        } else {
+            let offset = Self.valueOffset
+            let base = UnsafeMutableRawPointer.allocate(byteCount: offset + MemoryLayout<Value>.stride, alignment: offset)
+            base.storeBytes(of: 0, toByteOffset: offset - 8, as: UInt64.self)
+            storage = (base + offset).bindMemory(to: Value.self, capacity: 1)
+        }
         super.init(component: inputs.first.map { $0.isUnplaced ? GraphComponent.nursery : $0.component.root.takeUnretainedValue() } ?? GraphComponent.nursery)
+        if Self.isInline {
+            // A class's stored property does not move: its address stays valid for the node's life.
+            storage = withUnsafeMutablePointer(to: &inlineStorage) { UnsafeMutableRawPointer($0) + 8 }
+                .bindMemory(to: Value.self, capacity: 1)
+        }
         if !inputs.isEmpty { dependencies = DependencyList(inputs: inputs) }
         isStale = true
         set(.isDerived, true)
@@ -70,7 +86,7 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
 
     deinit {
         if hasValue { storage.deinitialize(count: 1) }
-        (UnsafeMutableRawPointer(storage) - Self.valueOffset).deallocate()
+        if !Self.isInline { (UnsafeMutableRawPointer(storage) - Self.valueOffset).deallocate() }
     }
 
     /// A dependency cycle reaching a node that is computing gets its previous value, untracked;

@@ -178,8 +178,10 @@ public class Property<Value: Sendable>: @unchecked Sendable {
 extension Property where Value: Equatable {
     /// A derived property that skips values equal to the previous one: equal results do not
     /// recompute anything downstream or notify observers.
-    public convenience init(_ compute: @escaping @Sendable () -> Value) {
-        self.init(node: EquatableComputedNode(compute))
+    @inlinable public convenience init(_ compute: @escaping @Sendable () -> Value) {
+        self.init(node: EquatableComputedNode(compute) { compute, storage, hasValue in
+            storeIfChanged(compute(), into: storage, hasValue: hasValue)
+        })
     }
 }
 
