@@ -192,6 +192,25 @@ class DerivedNode<Value>: ValueNode<Value>, @unchecked Sendable {
         return flags & NodeFlags.hasValue.rawValue != 0
     }
 
+    /// The check this thread has in progress cleared this node's mark (or stamped it
+    /// validated) before looking at what it read (``beginCheck(in:)``), and the thread is
+    /// about to release its lock to wait: until the check ends the value may be from before
+    /// a write that has returned, so other threads must not take it as validated (neither a
+    /// locked read nor ``valueWithoutLock()``). A watched node becomes stale again, with what
+    /// is downstream of it (as a write's push leaves them); an unwatched one counts as not
+    /// validated. The check goes on as before; the node is checked again (versions compared)
+    /// on its next read. O(what is downstream).
+    final override func forgetValidation(in graph: Graph) {
+        let flags = stamp
+        if flags & NodeFlags.isComputing.rawValue != 0 || flags & NodeFlags.hasValue.rawValue == 0 { return }
+        if flags & NodeFlags.isLinked.rawValue != 0 {
+            if becomeStale(in: graph) { markSubscribersStale(in: graph) }
+        } else {
+            // No placed component's version is 0 (see ``GraphComponent/nursery``).
+            validatedAt = 0
+        }
+    }
+
     final override func recompute(in graph: Graph) {
         let run = graph.beginRun(for: self)
         // Until the links are settled below: a cycle reaching this node meanwhile gets the

@@ -152,6 +152,10 @@ class GraphNode: DeliveryJob, @unchecked Sendable {
     /// Recomputes this derived node's value (its inputs are already up to date).
     func recompute(in graph: Graph) {}
 
+    /// Called for a derived node this thread is checking when it releases its lock to wait
+    /// (``Graph/released(_:reacquire:)``): see ``DerivedNode``.
+    func forgetValidation(in graph: Graph) {}
+
     /// Called by the push phase when something upstream changed: returns true when the
     /// node's own subscribers must be marked in turn (a derived node that just became
     /// stale). An observation queues itself and returns false. Runs no user code.

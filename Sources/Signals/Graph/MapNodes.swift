@@ -65,7 +65,9 @@ extension Graph {
     /// takes the lock around the read (joining components inside a closure) and delivers
     /// what that made due. Out of line, so that reads inside closures stay small.
     @inlinable @inline(never) func readUnheld<Value>(_ node: ValueNode<Value>) -> Value {
-        if _isPOD(Value.self) && depth == 0 && node.has(.isDerived),
+        // Not while a computation records reads (a `ReadRecord` outside any closure): the
+        // read must be tracked, under the lock.
+        if _isPOD(Value.self) && depth == 0 && !isTracking && node.has(.isDerived),
            let value = unsafeDowncast(node, to: DerivedNode<Value>.self).valueWithoutLock() {
             return value
         }

@@ -144,6 +144,12 @@ extension Graph {
         let savedDepth = depth
         let previous = held.unsafelyUnwrapped.takeUnretainedValue()
         if isChecking {
+            // The nodes being checked look validated (see ``DerivedNode/forgetValidation(in:)``);
+            // not those of a check in the nursery, just placed in a component this thread
+            // does not hold (and without values: nothing could read them as validated).
+            if previous !== GraphComponent.nursery {
+                for index in checkStack.indices { checkStack[index].node._withUnsafeGuaranteedRef { $0.forgetValidation(in: self) } }
+            }
             for index in checkStack.indices { keptWhileChecking.append(checkStack[index].node.takeUnretainedValue()) }
             for index in busy.indices { keptWhileChecking.append(busy[index].takeUnretainedValue()) }
         }
