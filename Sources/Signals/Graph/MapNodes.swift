@@ -74,6 +74,13 @@ extension Graph {
         lock(node)
         let value = readHeld(node)
         unlockAndDeliver()
+        // Back to no lock: a `ReadRecord` recording outside any closure goes on tracking,
+        // but the repeated-read shortcuts assume the lock held since the read (another
+        // thread may write or modify meanwhile).
+        if depth == 0 {
+            repeatedSource = 0
+            repeatedDerived = 0
+        }
         return value
     }
 
