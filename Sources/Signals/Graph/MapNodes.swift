@@ -41,7 +41,7 @@ extension Graph {
     /// which holds a lock: taken again for `node` (joining its component if another).
     @inlinable @inline(__always) func read<Value>(_ node: ValueNode<Value>) -> Value {
         if holds(node) { return readHeld(node) }
-        return readLocking(node)
+        return readUnheld(node)
     }
 
     /// ``read(_:)`` of a node referred to unretained (kept alive by the caller).
@@ -50,20 +50,12 @@ extension Graph {
         return node._withUnsafeGuaranteedRef(readNode)
     }
 
-    /// ``read(_:)`` of a node this thread does not know it holds: takes the lock around the
-    /// read. Out of line, so that the usual read stays small enough to inline.
-    @inlinable @inline(never) func readLocking<Value>(_ node: ValueNode<Value>) -> Value {
-        lock(node)
-        let value = readHeld(node)
-        unlock()
-        return value
-    }
-
-    /// `Property.value` of a node whose lock this thread does not know it holds: from
-    /// outside any closure, a watched derived value that is up to date and trivially
-    /// copyable is read with no lock (``DerivedNode/valueWithoutLock()``); anything else
-    /// takes the lock around the read (joining components inside a closure) and delivers
-    /// what that made due. Out of line, so that reads inside closures stay small.
+    /// `Property.value` and ``read(_:)`` of a node whose lock this thread does not know it
+    /// holds: from outside any closure, a watched derived value that is up to date and
+    /// trivially copyable is read with no lock (``DerivedNode/valueWithoutLock()``); anything
+    /// else takes the lock around the read (joining components inside a closure) and, from
+    /// outside any closure, delivers what that made due. Out of line, so that reads inside
+    /// closures stay small.
     @inlinable @inline(never) func readUnheld<Value>(_ node: ValueNode<Value>) -> Value {
         // Not while a computation records reads (a `ReadRecord` outside any closure): the
         // read must be tracked, under the lock.
