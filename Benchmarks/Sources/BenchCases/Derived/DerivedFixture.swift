@@ -157,12 +157,20 @@ final class DerivedFixture {
         }
     }
 
+    /// Picks 10 rows and their new values from one snapshot, lets it go, then replaces them:
+    /// an editor that kept the parent's rows during the edits would make every derived
+    /// source's parent copy each path it edits (a version held by the editor, not by the
+    /// source or its consumer).
     private func edit(_ target: SimpleDataSource<DerivedRow>) {
-        let objects = target.snapshot.sections[0].objects
-        for _ in 0..<10 {
-            let index = Int.random(in: 0..<objects.count, using: &rng)
-            let row = DerivedRow(id: objects[index].id, value: Int.random(in: 0..<(1 << 30), using: &rng))
-            try! target.replace(at: index, with: row)
+        let edits: [(index: Int, row: DerivedRow)] = {
+            let objects = target.snapshot.sections[0].objects
+            return (0..<10).map { _ in
+                let index = Int.random(in: 0..<objects.count, using: &rng)
+                return (index, DerivedRow(id: objects[index].id, value: Int.random(in: 0..<(1 << 30), using: &rng)))
+            }
+        }()
+        for edit in edits {
+            try! target.replace(at: edit.index, with: edit.row)
         }
     }
 
