@@ -50,16 +50,16 @@ extension RowStorage: RandomAccessCollection, MutableCollection {
             precondition(position >= 0 && position < storedCount, "RowStorage index out of range")
             let treeCount = self.treeCount
             if position >= treeCount { return tail[position - treeCount] }
-            return withExtendedLifetime(root) {
-                // Unretained: `root` keeps every node alive, and no node is retained and
-                // released on the way down.
-                let root = Unmanaged.passUnretained(root.unsafelyUnwrapped)
-                let (isDense, height) = root._withUnsafeGuaranteedRef { ($0.isDense, $0.height) }
-                let (leaf, offset) = isDense
-                    ? RowStorageNode.leaf(inDense: root, height: height, containing: position)
-                    : RowStorageNode.leaf(in: root, height: height, containing: position)
-                return leaf._withUnsafeGuaranteedRef { $0.elements[offset] }
-            }
+            // Unretained: `self`, borrowed for the call, keeps the root and every node alive,
+            // and no node is retained and released on the way down. The node type is taken
+            // from the root (`type(of:)`), not named: unspecialised code (a derived source's)
+            // would look its metadata up on every read.
+            let root = Unmanaged.passUnretained(root.unsafelyUnwrapped)
+            let (node, isDense, height) = root._withUnsafeGuaranteedRef { (type(of: $0), $0.isDense, $0.height) }
+            let (leaf, offset) = isDense
+                ? node.leaf(inDense: root, height: height, containing: position)
+                : node.leaf(in: root, height: height, containing: position)
+            return leaf._withUnsafeGuaranteedRef { $0.elements[offset] }
         }
         _modify {
             precondition(position >= 0 && position < storedCount, "RowStorage index out of range")

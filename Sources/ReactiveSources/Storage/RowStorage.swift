@@ -79,18 +79,28 @@ public struct RowStorage<Element> {
     /// updates `storedCount`.
     @inlinable
     mutating func treeInsert<C: Collection>(_ items: C, at offset: Int) where C.Element == Element {
-        if root == nil {
-            root = RowStorageNode.root(over: RowStorageNode.leaves(items, packed: true))
-            return
-        }
+        if root == nil { return plantRoot(items) }
         // No local reference to the root here: it would defeat the uniqueness check.
         let atEnd = offset == root.unsafelyUnwrapped.count
-        let overflow = uniqueRoot().insert(contentsOf: items, at: offset, atEnd: atEnd)
-        if !overflow.isEmpty {
-            var level = ContiguousArray([root!])
-            level.append(contentsOf: overflow)
-            root = RowStorageNode.root(over: level)
+        if let overflow = uniqueRoot().insert(contentsOf: items, at: offset, atEnd: atEnd) {
+            growRoot(overflow)
         }
+    }
+
+    /// The tree of an empty storage after inserting `items` (not empty). Out of line, as
+    /// ``growRoot(_:)``.
+    @inlinable @inline(never)
+    mutating func plantRoot<C: Collection>(_ items: C) where C.Element == Element {
+        root = RowStorageNode.root(over: RowStorageNode.leaves(items, packed: true))
+    }
+
+    /// A new root over the old one and the nodes it overflowed into. Out of line: naming
+    /// the node and array types costs unspecialised callers a metadata lookup each.
+    @inlinable @inline(never)
+    mutating func growRoot(_ overflow: ContiguousArray<RowStorageNode<Element>>) {
+        var level = ContiguousArray([root!])
+        level.append(contentsOf: overflow)
+        root = RowStorageNode.root(over: level)
     }
 
     /// Removes `range` (not empty) of the tree's elements; the caller updates `storedCount`.

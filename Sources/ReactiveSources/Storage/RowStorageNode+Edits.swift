@@ -3,57 +3,86 @@
 /// a child before changing it unless the child is uniquely referenced too.
 extension RowStorageNode {
     /// Inserts `items` at `offset` (`0...count`); returns the nodes of this height that must
-    /// follow this one in its parent when it overflowed (empty otherwise). At the end of the
-    /// tree (`atEnd`) the overflow is packed full, elsewhere nodes are split evenly.
-    /// O(capacity * height + items.count).
+    /// follow this one in its parent when it overflowed (`nil` otherwise, never empty). At the
+    /// end of the tree (`atEnd`) the overflow is packed full, elsewhere nodes are split evenly.
+    /// The overflow is optional, and built out of line, so that the common path names no
+    /// array type: unspecialised callers (derived sources) would look up its metadata on
+    /// every level. O(capacity * height + items.count).
     @inlinable
-    func insert<C: Collection>(contentsOf items: C, at offset: Int, atEnd: Bool) -> ContiguousArray<RowStorageNode> where C.Element == Element {
+    func insert<C: Collection>(contentsOf items: C, at offset: Int, atEnd: Bool) -> ContiguousArray<RowStorageNode>? where C.Element == Element {
         let width = self.width
         if height == 0 {
             let itemCount = items.count
             if width + itemCount <= Self.leafCapacity {
                 insertElements(items, at: offset)
-                return []
+                return nil
             }
-            if atEnd && offset == width {
-                // An append: fill this leaf, then full leaves; each item is copied once.
-                let split = items.index(items.startIndex, offsetBy: Self.leafCapacity - width)
-                appendElements(items[..<split])
-                return Self.leaves(items[split...], packed: true)
-            }
-            if !atEnd && itemCount <= Self.leafCapacity / 2 {
-                // Split in two halves, then insert into the half that holds `offset`.
-                let middle = width / 2
-                let right = Self.makeLeaf()
-                moveElements(from: middle, to: right)
-                if offset <= middle {
-                    insertElements(items, at: offset)
-                } else {
-                    right.insertElements(items, at: offset - middle)
-                }
-                return [right]
-            }
-            var all = ContiguousArray<Element>()
-            all.reserveCapacity(width + itemCount)
-            let own = UnsafeBufferPointer(elementBuffer)
-            all.append(contentsOf: own[..<offset])
-            all.append(contentsOf: items)
-            all.append(contentsOf: own[offset...])
-            var nodes = Self.leaves(all, packed: atEnd)
-            replaceContent(byMovingFrom: nodes[0])
-            nodes.removeFirst()
-            return nodes
+            return insertSplitting(items, at: offset, atEnd: atEnd)
         }
+        return insertIntoChild(items, at: offset, atEnd: atEnd)
+    }
+
+    /// ``insert(contentsOf:at:atEnd:)`` into a leaf without room: splits it (out of line, see
+    /// there).
+    @inlinable @inline(never)
+    func insertSplitting<C: Collection>(_ items: C, at offset: Int, atEnd: Bool) -> ContiguousArray<RowStorageNode> where C.Element == Element {
+        let width = self.width
+        let itemCount = items.count
+        if atEnd && offset == width {
+            // An append: fill this leaf, then full leaves; each item is copied once.
+            let split = items.index(items.startIndex, offsetBy: Self.leafCapacity - width)
+            appendElements(items[..<split])
+            return Self.leaves(items[split...], packed: true)
+        }
+        if !atEnd && itemCount <= Self.leafCapacity / 2 {
+            // Split in two halves, then insert into the half that holds `offset`.
+            let middle = width / 2
+            let right = Self.makeLeaf()
+            moveElements(from: middle, to: right)
+            if offset <= middle {
+                insertElements(items, at: offset)
+            } else {
+                right.insertElements(items, at: offset - middle)
+            }
+            return [right]
+        }
+        var all = ContiguousArray<Element>()
+        all.reserveCapacity(width + itemCount)
+        let own = UnsafeBufferPointer(elementBuffer)
+        all.append(contentsOf: own[..<offset])
+        all.append(contentsOf: items)
+        all.append(contentsOf: own[offset...])
+        var nodes = Self.leaves(all, packed: atEnd)
+        replaceContent(byMovingFrom: nodes[0])
+        nodes.removeFirst()
+        return nodes
+    }
+
+    /// ``insert(contentsOf:at:atEnd:)`` into an inner node.
+    @inlinable
+    func insertIntoChild<C: Collection>(_ items: C, at offset: Int, atEnd: Bool) -> ContiguousArray<RowStorageNode>? where C.Element == Element {
+        let width = self.width
         let (index, start) = child(insertingAt: offset)
         makeChildUnique(index)
         let entries = self.entries
         let added = entries[index].child.insert(contentsOf: items, at: offset - start, atEnd: atEnd)
         let inserted = items.count
-        if added.isEmpty {
+        guard let added else {
             for position in index..<width { entries[position].end += inserted }
             updateSummary(shiftingKeysAfter: index, by: inserted)
-            return []
+            return nil
         }
+        return insertEntries(added, after: index, inserted: inserted, atEnd: atEnd)
+    }
+
+    /// Adds `added` (the nodes child `index` overflowed into, after an insert of `inserted`
+    /// elements) after that child, splitting this node when they do not fit; returns the
+    /// nodes that must follow this one in its parent, or `nil`. Out of line (see
+    /// ``insert(contentsOf:at:atEnd:)``).
+    @inlinable @inline(never)
+    func insertEntries(_ added: ContiguousArray<RowStorageNode>, after index: Int, inserted: Int, atEnd: Bool) -> ContiguousArray<RowStorageNode>? {
+        let width = self.width
+        let entries = self.entries
         defer { updateSummary() }
         // Running counts without reading the untouched children: theirs only shift.
         var running = (index == 0 ? 0 : entries[index - 1].end) + entries[index].child.count
@@ -68,7 +97,7 @@ extension RowStorageNode {
                 (entries + index + 1 + position).initialize(to: Entry(child: node, end: running))
             }
             headerPointer.pointee.width = Int32(total)
-            return []
+            return nil
         }
         var all = ContiguousArray<Entry>()
         all.reserveCapacity(total)
