@@ -54,15 +54,32 @@ extension Graph {
     /// holds: from outside any closure, a watched derived value that is up to date and
     /// trivially copyable is read with no lock (``DerivedNode/valueWithoutLock()``); anything
     /// else takes the lock around the read (joining components inside a closure) and, from
-    /// outside any closure, delivers what that made due. Out of line, so that reads inside
-    /// closures stay small.
-    @inlinable @inline(never) func readUnheld<Value>(_ node: ValueNode<Value>) -> Value {
+    /// outside any closure, delivers what that made due. The test of `Value` folds where it
+    /// is known; the two reads are out of line, so that reads inside closures stay small.
+    @inlinable @inline(__always) func readUnheld<Value>(_ node: ValueNode<Value>) -> Value {
+        _isPOD(Value.self) ? readUnheldTrivial(node) : readUnheldNontrivial(node)
+    }
+
+    /// ``readUnheld(_:)`` of a trivially copyable value.
+    @inlinable @inline(never) func readUnheldTrivial<Value>(_ node: ValueNode<Value>) -> Value {
         // Not while a computation records reads (a `ReadRecord` outside any closure): the
         // read must be tracked, under the lock.
         if _isPOD(Value.self) && depth == 0 && !isTracking && node.has(.isDerived),
            let value = unsafeDowncast(node, to: DerivedNode<Value>.self).valueWithoutLock() {
             return value
         }
+        return readLocking(node)
+    }
+
+    /// ``readUnheld(_:)`` of a value that is not trivially copyable: the locked read. Apart,
+    /// so that unspecialised callers (data sources) do not look up the metadata of the
+    /// unlocked read's optional and temporary on every read.
+    @inlinable @inline(never) func readUnheldNontrivial<Value>(_ node: ValueNode<Value>) -> Value {
+        readLocking(node)
+    }
+
+    /// The locked read of ``readUnheld(_:)``.
+    @inlinable @inline(__always) func readLocking<Value>(_ node: ValueNode<Value>) -> Value {
         lock(node)
         let value = readHeld(node)
         unlockAndDeliver()
