@@ -37,7 +37,8 @@ let iterations = arguments.count > 3 ? Int(arguments[3]) ?? 100 : 100
 if arguments[1] == "derived" {
     // reactive-profile derived <kind>[,<op>[,<n>]] [iterations]: issue 20's operations on one
     // source, e.g. `derived sectioned,edit,1000000 20`. Kinds: simple mapped sectioned
-    // filtered sorted multi rebuild; ops: append edit insertRemove editBatch insertRemoveBatch.
+    // filtered sorted multi rebuild; ops: append edit insertRemove editBatch insertRemoveBatch,
+    // and snapshotReads (1,000 reads of `snapshot.objectCount` an iteration, as a list makes them).
     let parts = arguments[2].split(separator: ",").map(String.init)
     let kinds: [String: DerivedKind] = [
         "simple": .simple, "mapped": .mapped, "sectioned": .sectioned, "filtered": .filtered,
@@ -47,6 +48,10 @@ if arguments[1] == "derived" {
         "append": .append, "edit": .edit, "insertRemove": .insertRemove,
         "editBatch": .editBatch, "insertRemoveBatch": .insertRemoveBatch,
     ]
+    if parts.count > 1 && parts[1] == "snapshotReads", let kind = kinds[parts[0]] {
+        print(DerivedCases.profileSnapshotReads(kind: kind, n: parts.count > 2 ? Int(parts[2]) ?? 1_000 : 1_000, iterations: iterations))
+        exit(0)
+    }
     guard let kind = kinds[parts[0]], let op = ops[parts.count > 1 ? parts[1] : "append"] else {
         print("unknown kind or op: \(arguments[2])")
         exit(2)

@@ -108,6 +108,20 @@ public enum DerivedCases {
         return "\(kind.rawValue), \(op.rawValue), n = \(n): median \(measured.median.pretty) over \(iterations)"
     }
 
+    /// A synchronous loop for profilers: a list's reads of the source's current snapshot
+    /// (as a table view's row callbacks make them), 1,000 `snapshot.objectCount` reads an
+    /// iteration through `any DataSource`; returns a line with the median per read.
+    public static func profileSnapshotReads(kind: DerivedKind, n: Int, iterations: Int) -> String {
+        let fixture = DerivedFixture(kind: kind, n: n, verifies: false)
+        guard let source = fixture.source else { return "no source for \(kind.rawValue)" }
+        var total = 0
+        let measured = BenchCases.measure("ours", iterations: iterations, warmup: 0) {
+            for _ in 0..<1_000 { total &+= source.snapshot.objectCount }
+        }
+        consume(total)
+        return "\(kind.rawValue), snapshot reads, n = \(n): median \(format(measured.median.seconds * 1e6, 1)) ns a read over \(iterations) x 1,000"
+    }
+
     // MARK: Report
 
     /// The table: one row per kind and op, medians per size, the ratios and the targets.
