@@ -8,12 +8,14 @@
 public struct SnapshotUpdate<Object: Hashable & Sendable>: Sendable {
     /// The content after the change.
     public var snapshot: Snapshot<Object>
-    /// The edit from the previous version's snapshot to `snapshot`.
-    public var changes: ChangeSet
+    /// The edit from the previous version's snapshot to `snapshot` (the newest entry of the
+    /// log, not stored twice: a copy of an update retains one reference for it, not the
+    /// change set's arrays).
+    public var changes: ChangeSet { log.changes }
     /// Increases by one with every update of a source; the first value is 0.
-    public var version: UInt64
+    public private(set) var version: UInt64
     /// The change sets of this and recent versions, newest first.
-    private var log: ChangeLog?
+    private var log: ChangeLog
     /// The reverse lookup of this version's snapshot, kept so that the next version's can
     /// build on it (``Snapshot/path(of:)``) even after `snapshot` is changed in place.
     private var lookupAtVersion: ObjectLookup<Object>
@@ -22,7 +24,6 @@ public struct SnapshotUpdate<Object: Hashable & Sendable>: Sendable {
     /// from `version - 1`.)
     public init(snapshot: Snapshot<Object>, changes: ChangeSet = ChangeSet(), version: UInt64 = 0) {
         self.snapshot = snapshot
-        self.changes = changes
         self.version = version
         log = ChangeLog(version: version, changes: changes, previous: nil)
         lookupAtVersion = snapshot.lookup
@@ -42,7 +43,6 @@ public struct SnapshotUpdate<Object: Hashable & Sendable>: Sendable {
     /// lookup (``Snapshot/path(of:)``) of the new snapshot relies on it. O(1) amortised.
     @usableFromInline
     mutating func advance(_ changes: ChangeSet) {
-        self.changes = changes
         version &+= 1
         log = ChangeLog(version: version, changes: changes, previous: log)
         snapshot.linkLookup(to: lookupAtVersion, changes: changes)
@@ -59,7 +59,7 @@ public struct SnapshotUpdate<Object: Hashable & Sendable>: Sendable {
         guard version < self.version else { return nil }
         if version &+ 1 == self.version { return changes }
         var entries: [ChangeSet] = []
-        var entry = log
+        var entry: ChangeLog? = log
         while let current = entry, current.version > version {
             entries.append(current.changes)
             entry = current.previous
