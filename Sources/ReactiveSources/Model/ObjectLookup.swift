@@ -20,15 +20,12 @@ import Synchronization
 /// Thread safety: the state is behind a mutex, held only to read or swap it (builds run
 /// outside it); the nodes are immutable.
 final class ObjectLookup<Object: Hashable & Sendable>: Sendable {
-    enum State: Sendable {
-        case unbuilt
-        /// Made from the snapshot whose lookup is `base` by `changes` applied in order (more
-        /// than one when versions in between were never looked up); resolved (into a link, or
-        /// a table when the changes cannot be followed) by the first lookup.
-        case pending(base: LookupNode<Object>, changes: [ChangeSet])
-        case built(LookupNode<Object>)
-    }
+    typealias State = ObjectLookupState
 
+    /// Not generic (its nodes are `LookupNode<Object>`s, held as `AnyObject`): a lookup is
+    /// made and dropped with every version a source publishes, and in the sources'
+    /// unspecialised code a state generic over `Object` cost three runtime metadata lookups
+    /// each time.
     private let state = Mutex<State>(.unbuilt)
     /// False while the state is `unbuilt`: lets `invalidate()` and `link(to:changes:)` skip
     /// the lock for a lookup never used.
@@ -48,7 +45,7 @@ final class ObjectLookup<Object: Hashable & Sendable>: Sendable {
     var builtNode: LookupNode<Object>? {
         guard mayBeBuilt.load(ordering: .acquiring) else { return nil }
         return state.withLock { state in
-            if case let .built(node) = state { return node }
+            if case let .built(node) = state { return Self.node(node) }
             return nil
         }
     }
@@ -113,7 +110,7 @@ final class ObjectLookup<Object: Hashable & Sendable>: Sendable {
         let node: LookupNode<Object>
         switch current {
         case let .built(built):
-            return built
+            return Self.node(built)
         case let .pending(base, list):
             // Skipped versions: one change from `base`'s snapshot to this one (`nil` when
             // section changes keep them from composing).
@@ -121,12 +118,12 @@ final class ObjectLookup<Object: Hashable & Sendable>: Sendable {
             for next in list.dropFirst() {
                 changes = changes?.followed(by: next)
             }
-            node = changes.flatMap { LookupNode.linking(base, changes: $0, sections: sections) } ?? LookupNode(table: sections)
+            node = changes.flatMap { LookupNode.linking(Self.node(base), changes: $0, sections: sections) } ?? LookupNode(table: sections)
         case .unbuilt:
             node = LookupNode<Object>(table: sections)
         }
         return state.withLock { state in
-            if case let .built(stored) = state { return stored }
+            if case let .built(stored) = state { return Self.node(stored) }
             state = .built(node)
             mayBeBuilt.store(true, ordering: .releasing)
             return node
@@ -140,6 +137,24 @@ final class ObjectLookup<Object: Hashable & Sendable>: Sendable {
         guard path.item >= 0 && path.item < objects.count else { return nil }
         return objects[path.item]
     }
+}
+
+extension ObjectLookup {
+    /// A node kept in the state: every node a lookup stores is a `LookupNode<Object>`.
+    @inline(__always)
+    static func node(_ stored: any AnyObject & Sendable) -> LookupNode<Object> {
+        unsafeDowncast(stored, to: LookupNode<Object>.self)
+    }
+}
+
+/// The state of an ``ObjectLookup``; its nodes are the lookup's `LookupNode<Object>`s.
+enum ObjectLookupState: Sendable {
+    case unbuilt
+    /// Made from the snapshot whose lookup is `base` by `changes` applied in order (more
+    /// than one when versions in between were never looked up); resolved (into a link, or
+    /// a table when the changes cannot be followed) by the first lookup.
+    case pending(base: any AnyObject & Sendable, changes: [ChangeSet])
+    case built(any AnyObject & Sendable)
 }
 
 /// Counters for tests.
