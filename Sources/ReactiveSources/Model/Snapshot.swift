@@ -89,7 +89,7 @@ public struct Snapshot<Object: Hashable & Sendable>: Hashable, Sendable {
 
     /// Records that this snapshot was made by `changes` from the snapshot whose lookup is
     /// `previous`, so its first ``path(of:)`` can reuse that lookup if it was built. O(1).
-    mutating func linkLookup(to previous: ObjectLookup<Object>, changes: ChangeSet) {
+    func linkLookup(to previous: ObjectLookup<Object>, changes: ChangeSet) {
         lookup.link(to: previous, changes: changes)
     }
 
