@@ -58,16 +58,18 @@ public struct SnapshotUpdate<Object: Hashable & Sendable>: Sendable {
     public func changes(since version: UInt64) -> ChangeSet? {
         guard version < self.version else { return nil }
         if version &+ 1 == self.version { return changes }
-        var entries: [ChangeSet] = []
+        // The log entries, not their change sets: collecting a change set copies (and
+        // retains) its eight arrays.
+        var entries: [ChangeLog] = []
         var entry: ChangeLog? = log
         while let current = entry, current.version > version {
-            entries.append(current.changes)
+            entries.append(current)
             entry = current.previous
         }
         guard entries.count == Int(self.version &- version) else { return nil }
         var composed = ChangeSet()
-        for changes in entries.reversed() {
-            guard let next = composed.followed(by: changes) else { return nil }
+        for entry in entries.reversed() {
+            guard let next = composed.followed(by: entry.changes) else { return nil }
             composed = next
         }
         return composed
