@@ -10,6 +10,7 @@ extension ChangeSet {
     }
 
     /// Rows `range` of `section` deleted (old indexes).
+    @usableFromInline
     static func deletedRows(_ range: Range<Int>, inSection section: Int) -> ChangeSet {
         var changes = ChangeSet()
         changes.deletedRows = range.map { RowPath(item: $0, section: section) }

@@ -11,7 +11,7 @@ import Signals
 /// checks a fetch's generation: work from a superseded or cancelled fetch cannot land.
 @usableFromInline
 final class SourceEngine<Object: Hashable & Sendable>: @unchecked Sendable {
-    let updates: MutableProperty<SnapshotUpdate<Object>>
+    @usableFromInline let updates: MutableProperty<SnapshotUpdate<Object>>
     let loadState: MutableProperty<LoadState>
     let loadEvents: Signal<LoadEvent>
     private let eventInput: Signal<LoadEvent>.Input
@@ -44,7 +44,7 @@ final class SourceEngine<Object: Hashable & Sendable>: @unchecked Sendable {
     }
 
     /// The snapshot as last published.
-    var snapshot: Snapshot<Object> { updates.value.snapshot }
+    @usableFromInline var snapshot: Snapshot<Object> { updates.value.snapshot }
 
     /// Whether a fetch is in flight (read under the lock; publishes nothing, so no batch).
     var isInFlight: Bool { withLock { inFlight } }
@@ -52,7 +52,7 @@ final class SourceEngine<Object: Hashable & Sendable>: @unchecked Sendable {
     // MARK: Publishing (callers hold the lock)
 
     /// Mutates the snapshot in place; `body` returns the change it made.
-    @usableFromInline
+    @inlinable
     func mutate(_ body: (inout Snapshot<Object>) -> ChangeSet) {
         updates.modify { update in
             update.advance(body(&update.snapshot))
