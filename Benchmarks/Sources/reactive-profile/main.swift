@@ -38,7 +38,8 @@ if arguments[1] == "derived" {
     // reactive-profile derived <kind>[,<op>[,<n>]] [iterations]: issue 20's operations on one
     // source, e.g. `derived sectioned,edit,1000000 20`. Kinds: simple mapped sectioned
     // filtered sorted multi rebuild; ops: append edit insertRemove editBatch insertRemoveBatch,
-    // and snapshotReads (1,000 reads of `snapshot.objectCount` an iteration, as a list makes them).
+    // snapshotReads (1,000 reads of `snapshot.objectCount` an iteration, as a list makes them)
+    // and objectReads (1,000 `object(at:)` and `row(at:)` reads at random paths of one snapshot).
     let parts = arguments[2].split(separator: ",").map(String.init)
     let kinds: [String: DerivedKind] = [
         "simple": .simple, "mapped": .mapped, "sectioned": .sectioned, "filtered": .filtered,
@@ -48,6 +49,10 @@ if arguments[1] == "derived" {
         "append": .append, "edit": .edit, "insertRemove": .insertRemove,
         "editBatch": .editBatch, "insertRemoveBatch": .insertRemoveBatch,
     ]
+    if parts.count > 1 && parts[1] == "objectReads", let kind = kinds[parts[0]] {
+        print(DerivedCases.profileObjectReads(kind: kind, n: parts.count > 2 ? Int(parts[2]) ?? 1_000 : 1_000, iterations: iterations))
+        exit(0)
+    }
     if parts.count > 1 && parts[1] == "snapshotReads", let kind = kinds[parts[0]] {
         print(DerivedCases.profileSnapshotReads(kind: kind, n: parts.count > 2 ? Int(parts[2]) ?? 1_000 : 1_000, iterations: iterations))
         exit(0)

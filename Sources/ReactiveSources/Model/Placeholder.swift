@@ -20,12 +20,14 @@ public enum Row<Object: Hashable & Sendable>: Hashable, Sendable {
     case placeholder(Placeholder)
 
     /// The object, or `nil` for a placeholder row.
+    @inlinable
     public var object: Object? {
         if case .object(let object) = self { return object }
         return nil
     }
 
     /// The placeholder, or `nil` for an object row.
+    @inlinable
     public var placeholder: Placeholder? {
         if case .placeholder(let placeholder) = self { return placeholder }
         return nil

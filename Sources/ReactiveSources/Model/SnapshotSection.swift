@@ -28,9 +28,11 @@ public struct SnapshotSection<Object: Hashable & Sendable>: Hashable, Sendable {
     }
 
     /// Number of rows: objects plus the placeholder row, if any.
+    @inlinable
     public var rowCount: Int { objects.count + (placeholder == nil ? 0 : 1) }
 
     /// The row at `index`, or `nil` when `index` is out of range (negative included).
+    @inlinable
     public func row(at index: Int) -> Row<Object>? {
         if index >= 0 && index < objects.count { return .object(objects[index]) }
         if index == objects.count, let placeholder { return .placeholder(placeholder) }

@@ -1,3 +1,4 @@
+import ReactiveSourcesTesting
 import ReactiveSources
 import Signals
 
@@ -120,6 +121,28 @@ public enum DerivedCases {
         }
         consume(total)
         return "\(kind.rawValue), snapshot reads, n = \(n): median \(format(measured.median.seconds * 1e6, 1)) ns a read over \(iterations) x 1,000"
+    }
+
+    /// A synchronous loop for profilers: a list's cell reads, 1,000 `object(at:)` and
+    /// `row(at:)` reads an iteration at random paths of one snapshot of the source (read once
+    /// an iteration, as a list holds the snapshot it shows); returns a line with the median
+    /// per call.
+    public static func profileObjectReads(kind: DerivedKind, n: Int, iterations: Int) -> String {
+        let fixture = DerivedFixture(kind: kind, n: n, verifies: false)
+        guard let source = fixture.source else { return "no source for \(kind.rawValue)" }
+        var generator = SplitMix64(seed: 7)
+        let count = source.snapshot.numberOfObjects(inSection: 0)
+        let paths = (0..<1_000).map { _ in RowPath(item: Int.random(in: 0..<count, using: &generator), section: 0) }
+        var total = 0
+        let measured = BenchCases.measure("ours", iterations: iterations, warmup: 0) {
+            let snapshot = source.snapshot
+            for path in paths {
+                if let object = snapshot.object(at: path) { total &+= object.value }
+                if case .object(let object)? = snapshot.row(at: path) { total &+= object.id }
+            }
+        }
+        consume(total)
+        return "\(kind.rawValue), object reads, n = \(n): median \(format(measured.median.seconds * 1e6 / 2, 1)) ns a call over \(iterations) x 2,000"
     }
 
     // MARK: Report
