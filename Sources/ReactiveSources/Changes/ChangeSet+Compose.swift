@@ -61,6 +61,21 @@ extension ChangeSet {
 }
 
 extension ChangeSet {
+    /// Maps paths after this change (which touches only rows) to paths before it: the old
+    /// path of the row at each new path, `nil` for a row this change inserted. Building it
+    /// costs O(k log k) for k rows in the change set; each call, O(log k).
+    func oldPathMap() -> (RowPath) -> RowPath? {
+        let sides = RowSides(self)
+        let inserted = insertedRows.sortedUnique()
+        return { path in
+            if let from = sides.source(ofNew: path) { return from }
+            if inserted.sortedContains(path) { return nil }
+            return sides.oldPath(ofNew: path)
+        }
+    }
+}
+
+extension ChangeSet {
     /// Whether this change only updates rows in place (nothing inserted, deleted or moved).
     var updatesOnlyRows: Bool {
         touchesOnlyRows && deletedRows.isEmpty && insertedRows.isEmpty && movedRows.isEmpty

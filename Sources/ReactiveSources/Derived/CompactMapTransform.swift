@@ -24,7 +24,7 @@ final class CompactMapTransform<Base: Hashable & Sendable, Object: Hashable & Se
     var readsOldRows: Bool { false }
 
     func follow(
-        _ edits: ParentChanges.Edits, old: RowStorage<Base>, new: RowStorage<Base>, objects: inout RowStorage<Object>, state bits: inout RankedBits
+        _ edits: ParentChanges.Edits, old: OldRows<Base>, new: RowStorage<Base>, objects: inout RowStorage<Object>, state bits: inout RankedBits
     ) -> OwnEdits? {
         var own = OwnEdits()
         var ownRemoved: [Int] = []

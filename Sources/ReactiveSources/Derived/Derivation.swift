@@ -24,8 +24,9 @@ final class Derivation<Transform: RowTransform>: NodeTransformer, @unchecked Sen
     let parent: any DataSource<Base>
     let transform: Transform
     /// The parent update followed last: its version, its sections' ``ParentChanges/shapes(_:)``,
-    /// and its snapshot only when the transform ``RowTransform/readsOldRows`` (holding it
-    /// would make the parent copy every path it edits next).
+    /// and its snapshot only when the transform ``RowTransform/readsOldRows`` and the parent
+    /// does not record before-images (holding it makes the parent copy every path it edits
+    /// next; see ``OldRows``).
     private var lastVersion: UInt64?
     private var lastShapes: [Int] = []
     private var lastSnapshot: Snapshot<Base>?
@@ -44,6 +45,11 @@ final class Derivation<Transform: RowTransform>: NodeTransformer, @unchecked Sen
     init(parent: any DataSource<Base>, transform: Transform) {
         self.parent = parent
         self.transform = transform
+        if transform.readsOldRows { (parent as? any BeforeImageSource)?.requestBeforeImages() }
+    }
+
+    deinit {
+        if transform.readsOldRows { (parent as? any BeforeImageSource)?.endBeforeImages() }
     }
 
     /// The next own update after `previous`; `previous` itself when nothing visible changed.
@@ -69,7 +75,8 @@ final class Derivation<Transform: RowTransform>: NodeTransformer, @unchecked Sen
         if let lastVersion, let composed = update.changes(since: lastVersion),
            transform.followsLargeChanges || !Self.isLarge(composed, in: update.snapshot),
            let parentChanges = ParentChanges(composed, oldShapes: lastShapes, new: update.snapshot),
-           let (snapshot, changes) = follow(parentChanges, to: update.snapshot, own: previous.snapshot) {
+           let old = oldRows(of: update, since: lastVersion),
+           let (snapshot, changes) = follow(parentChanges, to: update.snapshot, own: previous.snapshot, old: old) {
             if changes.isEmpty { return previous }
             return previous.next(snapshot, changes: changes)
         }
@@ -80,7 +87,26 @@ final class Derivation<Transform: RowTransform>: NodeTransformer, @unchecked Sen
     private func remember(_ update: SnapshotUpdate<Base>) {
         lastVersion = update.version
         lastShapes = ParentChanges.shapes(update.snapshot)
-        lastSnapshot = transform.readsOldRows ? update.snapshot : nil
+        lastSnapshot = transform.readsOldRows && !update.hasBeforeImages ? update.snapshot : nil
+    }
+
+    /// Where the transform reads the parent's rows before the change from `version` to
+    /// `update`, by old section index: nothing when it reads none, the previous rows
+    /// when they are held, else the change's before-images (composed on first use: a bulk
+    /// follow reads none); `nil` when neither is at hand (a change in between came without
+    /// before-images: everything is derived again).
+    private func oldRows(of update: SnapshotUpdate<Base>, since version: UInt64) -> ((Int) -> OldRows<Base>?)? {
+        guard transform.readsOldRows else { return { _ in OldRows.empty } }
+        if let lastSnapshot {
+            guard lastSnapshot.sections.count == lastShapes.count else { return nil }
+            return { section in OldRows(lastSnapshot.sections[section].objects) }
+        }
+        guard update.hasBeforeImages else { return nil }
+        var images: BeforeImages??
+        return { section in
+            if images == nil { images = update.beforeImages(since: version) }
+            return images!.map { OldRows(images: $0, section: section) }
+        }
     }
 
     /// Whether following `changes` row by row (O(k log n)) would cost more than deriving
@@ -161,12 +187,10 @@ final class Derivation<Transform: RowTransform>: NodeTransformer, @unchecked Sen
     /// The own snapshot and change set after the parent's `changes` (from the parent update
     /// followed last to `new`), or `nil` if they cannot be followed.
     private func follow(
-        _ changes: ParentChanges, to new: Snapshot<Base>, own: Snapshot<Object>
+        _ changes: ParentChanges, to new: Snapshot<Base>, own: Snapshot<Object>, old: (Int) -> OldRows<Base>?
     ) -> (Snapshot<Object>, ChangeSet)? {
         let oldCount = lastShapes.count
         guard own.sections.count == oldCount, states.count == oldCount else { return nil }
-        let old = lastSnapshot
-        if transform.readsOldRows && old?.sections.count != oldCount { return nil }
         var result = ChangeSet()
         var sections: [SnapshotSection<Object>] = []
         var newStates: [Transform.SectionState?] = []
@@ -194,8 +218,8 @@ final class Derivation<Transform: RowTransform>: NodeTransformer, @unchecked Sen
             section.title = parentSection.title
             let oldObjectCount = section.objects.count
             if let edits = changes.rows[index] {
-                guard let done = transform.follow(
-                    edits, old: old?.sections[source].objects ?? RowStorage(), new: parentSection.objects,
+                guard let oldRows = old(source), let done = transform.follow(
+                    edits, old: oldRows, new: parentSection.objects,
                     objects: &section.objects, state: &state
                 ) else { return nil }
                 if pairsMoves {

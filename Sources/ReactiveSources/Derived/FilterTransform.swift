@@ -26,7 +26,7 @@ final class FilterTransform<Object: Hashable & Sendable>: RowTransform, @uncheck
     var readsOldRows: Bool { false }
 
     func follow(
-        _ edits: ParentChanges.Edits, old: RowStorage<Object>, new: RowStorage<Object>, objects: inout RowStorage<Object>, state bits: inout RankedBits
+        _ edits: ParentChanges.Edits, old: OldRows<Object>, new: RowStorage<Object>, objects: inout RowStorage<Object>, state bits: inout RankedBits
     ) -> OwnEdits? {
         let isIncluded = self.isIncluded
         var own = OwnEdits()

@@ -14,7 +14,7 @@ final class MapTransform<Base: Hashable & Sendable, Object: Hashable & Sendable>
 
     /// O(k) transforms and O(k) edits of `objects` (plus the storage's cost per edit).
     func follow(
-        _ edits: ParentChanges.Edits, old: RowStorage<Base>, new: RowStorage<Base>, objects: inout RowStorage<Object>, state: inout Void
+        _ edits: ParentChanges.Edits, old: OldRows<Base>, new: RowStorage<Base>, objects: inout RowStorage<Object>, state: inout Void
     ) -> OwnEdits? {
         var own = OwnEdits()
         for (oldItem, newItem) in edits.updated {

@@ -19,7 +19,7 @@ protocol RowTransform: AnyObject, Sendable {
     /// scratch, and `objects` and `state` are dropped). Cost: O(edits · log n), or for a
     /// transform that ``followsLargeChanges``, O(n + edits · log edits) for large edits.
     func follow(
-        _ edits: ParentChanges.Edits, old: RowStorage<Base>, new: RowStorage<Base>, objects: inout RowStorage<Object>, state: inout SectionState
+        _ edits: ParentChanges.Edits, old: OldRows<Base>, new: RowStorage<Base>, objects: inout RowStorage<Object>, state: inout SectionState
     ) -> OwnEdits?
 
     /// Whether ``follow(_:old:new:objects:state:)`` stays cheaper than deriving everything
@@ -28,9 +28,11 @@ protocol RowTransform: AnyObject, Sendable {
     var followsLargeChanges: Bool { get }
 
     /// Whether ``follow(_:old:new:objects:state:)`` reads `old`. When it does not, the
-    /// derivation keeps no reference to the parent's previous rows (it is passed empty ones),
-    /// so a parent that nobody else holds edits its rows in place rather than copying the
-    /// paths it changes.
+    /// derivation keeps no reference to the parent's previous rows (it is passed none), so a
+    /// parent that nobody else holds edits its rows in place rather than copying the paths it
+    /// changes. When it does, it is given the parent's before-images if the parent records
+    /// them (a Simple source does: the derivation then holds no previous rows either), else
+    /// the parent's previous rows.
     var readsOldRows: Bool { get }
 
     /// The parent item shown at own `item`, if the transform can tell cheaply.

@@ -46,7 +46,7 @@ final class SortTransform<Object: Hashable & Sendable>: RowTransform, @unchecked
     }
 
     func follow(
-        _ edits: ParentChanges.Edits, old: RowStorage<Object>, new: RowStorage<Object>, objects: inout RowStorage<Object>, state: inout SectionState
+        _ edits: ParentChanges.Edits, old: OldRows<Object>, new: RowStorage<Object>, objects: inout RowStorage<Object>, state: inout SectionState
     ) -> OwnEdits? {
         if OrderLabels.isBulk(touched: edits.removed.count + edits.added.count + edits.updated.count, count: objects.count) {
             return followInBulk(edits, new: new, objects: &objects, state: &state)
@@ -60,14 +60,16 @@ final class SortTransform<Object: Hashable & Sendable>: RowTransform, @unchecked
         var taken = Set<Int>()
         for item in edits.removed {
             // Not found: the order is not a strict weak ordering; derive the section again.
-            guard let ownItem = Self.position(of: old[item], label: state.parentLabels[item], in: objects, labels: state.labels, less, bound: loops.bound) else { return nil }
+            guard let value = old[item],
+                  let ownItem = Self.position(of: value, label: state.parentLabels[item], in: objects, labels: state.labels, less, bound: loops.bound) else { return nil }
             taken.insert(ownItem)
             own.removed.append((item, ownItem))
         }
         var changed: [(from: Int, value: Object, label: UInt64)] = []
         for (oldItem, newItem) in edits.updated {
             let label = state.parentLabels[oldItem]
-            guard let ownItem = Self.position(of: old[oldItem], label: label, in: objects, labels: state.labels, less, bound: loops.bound) else { return nil }
+            guard let value = old[oldItem],
+                  let ownItem = Self.position(of: value, label: label, in: objects, labels: state.labels, less, bound: loops.bound) else { return nil }
             taken.insert(ownItem)
             changed.append((ownItem, new[newItem], label))
         }

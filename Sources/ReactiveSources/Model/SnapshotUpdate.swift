@@ -41,12 +41,55 @@ public struct SnapshotUpdate<Object: Hashable & Sendable>: Sendable {
     /// Makes this the next update after the snapshot was changed in place by `changes`.
     /// `changes` must turn the previous version's snapshot into `snapshot`: the reverse
     /// lookup (``Snapshot/path(of:)``) of the new snapshot relies on it. O(1) amortised.
+    ///
+    /// `beforeImages`, when the source knows them: the objects the change deleted, updated
+    /// or moved, as they were before it, keyed by their old paths (see
+    /// ``beforeImages(since:)``). O(1) amortised.
     @usableFromInline
-    mutating func advance(_ changes: ChangeSet) {
+    mutating func advance(_ changes: ChangeSet, beforeImages: BeforeImages? = nil) {
         version &+= 1
-        log = ChangeLog(version: version, changes: changes, previous: log)
+        log = ChangeLog(version: version, changes: changes, beforeImages: beforeImages, previous: log)
         snapshot.linkLookup(to: lookupAtVersion, changes: changes)
         lookupAtVersion = snapshot.lookup
+    }
+
+    /// Whether the newest change came with its before-images: the source records them for
+    /// its row edits (a Simple source does), so a derived source that reads the old rows of
+    /// an edit can take them from here instead of holding the previous snapshot (holding it
+    /// makes the source copy every path it edits next).
+    var hasBeforeImages: Bool { log.beforeImages != nil }
+
+    /// The objects that the change from version `version` to this one (``changes(since:)``)
+    /// deleted, updated or moved, as they were in version `version`, keyed by their paths
+    /// there; `nil` when one of the changes in between came without before-images, or
+    /// ``changes(since:)`` would be `nil`. O(k log k) per version for k changed rows.
+    func beforeImages(since version: UInt64) -> BeforeImages? {
+        guard version < self.version else { return nil }
+        var entries: [ChangeLog] = []
+        var entry: ChangeLog? = log
+        while let current = entry, current.version > version {
+            entries.append(current)
+            entry = current.previous
+        }
+        guard entries.count == Int(self.version &- version) else { return nil }
+        if entries.count == 1 { return entries[0].beforeImages }
+        // Each change's images are at paths before it: mapped back to version `version`
+        // through the rows inserted, deleted and moved since (updates move no path). A row
+        // inserted since has no image; a row with an older image keeps it.
+        var gathered: [(path: RowPath, rank: Int, object: any Sendable)] = []
+        var moves: ChangeSet?
+        for entry in entries.reversed() {
+            guard let own = entry.beforeImages else { return nil }
+            let oldPath = moves?.oldPathMap()
+            own.forEach { path, object in
+                if let origin = oldPath.map({ $0(path) }) ?? path { gathered.append((origin, gathered.count, object)) }
+            }
+            if !entry.changes.updatesOnlyRows {
+                guard let next = (moves ?? ChangeSet()).followed(by: entry.changes) else { return nil }
+                moves = next
+            }
+        }
+        return BeforeImages(gathered: gathered)
     }
 
     /// The change from the snapshot of version `version` to this one: ``changes`` itself for
@@ -84,12 +127,15 @@ final class ChangeLog: Sendable {
 
     let version: UInt64
     let changes: ChangeSet
+    /// The before-images of ``SnapshotUpdate/advance(_:beforeImages:)``, or `nil`.
+    let beforeImages: BeforeImages?
     let previous: ChangeLog?
     let length: Int
 
-    init(version: UInt64, changes: ChangeSet, previous: ChangeLog?) {
+    init(version: UInt64, changes: ChangeSet, beforeImages: BeforeImages? = nil, previous: ChangeLog?) {
         self.version = version
         self.changes = changes
+        self.beforeImages = beforeImages
         if let previous, previous.length + 1 >= 2 * Self.kept {
             self.previous = previous.prefix(Self.kept - 1)
         } else {
@@ -108,7 +154,7 @@ final class ChangeLog: Sendable {
         }
         var result: ChangeLog?
         for current in entries.reversed() {
-            result = ChangeLog(version: current.version, changes: current.changes, previous: result)
+            result = ChangeLog(version: current.version, changes: current.changes, beforeImages: current.beforeImages, previous: result)
         }
         return result
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Signals
+import Synchronization
 
 /// The lifecycle machinery shared by the leaf sources (Simple, Remote, Paginated): the
 /// observable state, the fetch generation, the task in flight and the event order.
@@ -19,6 +20,8 @@ final class SourceEngine<Object: Hashable & Sendable>: @unchecked Sendable {
     private var generation: UInt64 = 0
     private var inFlight = false
     private var task: Task<Void, Never>?
+    /// How many derived sources asked for before-images (``requestBeforeImages()``).
+    @usableFromInline let imageRequests = Atomic<Int>(0)
 
     init(snapshot: Snapshot<Object>) {
         updates = MutableProperty(SnapshotUpdate(snapshot: snapshot), equals: nil)
@@ -57,6 +60,31 @@ final class SourceEngine<Object: Hashable & Sendable>: @unchecked Sendable {
         updates.modify { update in
             update.advance(body(&update.snapshot))
         }
+    }
+
+    /// ``mutate(_:)`` for a row edit that knows what it replaced: `body` is told whether
+    /// before-images are wanted (a derived source that reads old rows asked for them, see
+    /// ``requestBeforeImages()``) and returns the change and then the objects it deleted,
+    /// updated or moved as they were, keyed by their old paths (see
+    /// ``SnapshotUpdate/beforeImages(since:)``), or `nil` when not wanted.
+    @inlinable
+    func mutateRecording(_ body: (inout Snapshot<Object>, _ recording: Bool) -> (ChangeSet, BeforeImages?)) {
+        let recording = imageRequests.load(ordering: .relaxed) > 0
+        updates.modify { update in
+            let (changes, images) = body(&update.snapshot, recording)
+            update.advance(changes, beforeImages: images)
+        }
+    }
+
+    /// Asks for before-images with every row edit from now on, until the matching
+    /// ``endBeforeImages()``. Any thread.
+    func requestBeforeImages() {
+        imageRequests.add(1, ordering: .relaxed)
+    }
+
+    /// Ends a ``requestBeforeImages()``. Any thread.
+    func endBeforeImages() {
+        imageRequests.subtract(1, ordering: .relaxed)
     }
 
     /// Sets the placeholder row of `section`, publishing only if it changes.

@@ -8,7 +8,7 @@ import Signals
 /// ``MutationError`` and changes nothing. Thread-safe. The row mutations are inlinable:
 /// compiled for the client's `Object`, they look up no runtime generic metadata for the
 /// snapshot types they name (unspecialised, those lookups were about a fifth of an edit).
-public final class SimpleDataSource<Object: Hashable & Sendable>: DataSource {
+public final class SimpleDataSource<Object: Hashable & Sendable>: DataSource, BeforeImageSource {
     /// The section title.
     public let name: String
     @usableFromInline let engine: SourceEngine<Object>
@@ -55,10 +55,10 @@ public final class SimpleDataSource<Object: Hashable & Sendable>: DataSource {
     @inlinable
     public func append(_ objects: [Object]) {
         engine.locked {
-            engine.mutate { snapshot in
+            engine.mutateRecording { snapshot, recording in
                 let start = snapshot.sections[0].objects.count
                 snapshot.sections[0].objects.append(contentsOf: objects)
-                return .insertedRows(start..<(start + objects.count), inSection: 0)
+                return (.insertedRows(start..<(start + objects.count), inSection: 0), recording ? BeforeImages.empty : nil)
             }
         }
     }
@@ -70,9 +70,9 @@ public final class SimpleDataSource<Object: Hashable & Sendable>: DataSource {
         try engine.locked { () throws(MutationError) in
             let count = engine.snapshot.sections[0].objects.count
             guard index >= 0 && index <= count else { throw .indexOutOfRange(index: index, validRange: 0...count) }
-            engine.mutate { snapshot in
+            engine.mutateRecording { snapshot, recording in
                 snapshot.sections[0].objects.insert(contentsOf: objects, at: index)
-                return .insertedRows(index..<(index + objects.count), inSection: 0)
+                return (.insertedRows(index..<(index + objects.count), inSection: 0), recording ? BeforeImages.empty : nil)
             }
         }
     }
@@ -88,9 +88,10 @@ public final class SimpleDataSource<Object: Hashable & Sendable>: DataSource {
                 throw .indexOutOfRange(index: index, validRange: count == 0 ? nil : 0...(count - 1))
             }
             var removed: Object?
-            engine.mutate { snapshot in
-                removed = snapshot.sections[0].objects.remove(at: index)
-                return .deletedRows(index..<(index + 1), inSection: 0)
+            engine.mutateRecording { snapshot, recording in
+                let object = snapshot.sections[0].objects.remove(at: index)
+                removed = object
+                return (.deletedRows(index..<(index + 1), inSection: 0), recording ? BeforeImages.one(RowPath(item: index, section: 0), object) : nil)
             }
             return removed!
         }
@@ -106,11 +107,12 @@ public final class SimpleDataSource<Object: Hashable & Sendable>: DataSource {
             guard index >= 0 && index < count else {
                 throw .indexOutOfRange(index: index, validRange: count == 0 ? nil : 0...(count - 1))
             }
-            engine.mutate { snapshot in
+            engine.mutateRecording { snapshot, recording in
+                let old = recording ? snapshot.sections[0].objects[index] : nil
                 snapshot.sections[0].objects[index] = object
                 var changes = ChangeSet()
                 changes.updatedRows = [RowPath(item: index, section: 0)]
-                return changes
+                return (changes, old.map { BeforeImages.one(RowPath(item: index, section: 0), $0) })
             }
         }
     }
@@ -125,13 +127,18 @@ public final class SimpleDataSource<Object: Hashable & Sendable>: DataSource {
             guard source >= 0 && source < count else { throw .indexOutOfRange(index: source, validRange: valid) }
             guard destination >= 0 && destination < count else { throw .indexOutOfRange(index: destination, validRange: valid) }
             guard source != destination else { return }
-            engine.mutate { snapshot in
+            engine.mutateRecording { snapshot, recording in
                 let object = snapshot.sections[0].objects.remove(at: source)
                 snapshot.sections[0].objects.insert(object, at: destination)
                 var changes = ChangeSet()
                 changes.movedRows = [.init(from: RowPath(item: source, section: 0), to: RowPath(item: destination, section: 0))]
-                return changes
+                return (changes, recording ? BeforeImages.one(RowPath(item: source, section: 0), object) : nil)
             }
         }
     }
+}
+
+extension SimpleDataSource {
+    func requestBeforeImages() { engine.requestBeforeImages() }
+    func endBeforeImages() { engine.endBeforeImages() }
 }
