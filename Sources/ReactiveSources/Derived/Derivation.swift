@@ -91,22 +91,11 @@ final class Derivation<Transform: RowTransform>: NodeTransformer, @unchecked Sen
     }
 
     /// Where the transform reads the parent's rows before the change from `version` to
-    /// `update`, by old section index: nothing when it reads none, the previous rows
-    /// when they are held, else the change's before-images (composed on first use: a bulk
-    /// follow reads none); `nil` when neither is at hand (a change in between came without
-    /// before-images: everything is derived again).
+    /// `update` (see ``OldRows/reader(held:sectionCount:update:since:)``); nothing when it
+    /// reads none.
     private func oldRows(of update: SnapshotUpdate<Base>, since version: UInt64) -> ((Int) -> OldRows<Base>?)? {
         guard transform.readsOldRows else { return { _ in OldRows.empty } }
-        if let lastSnapshot {
-            guard lastSnapshot.sections.count == lastShapes.count else { return nil }
-            return { section in OldRows(lastSnapshot.sections[section].objects) }
-        }
-        guard update.hasBeforeImages else { return nil }
-        var images: BeforeImages??
-        return { section in
-            if images == nil { images = update.beforeImages(since: version) }
-            return images!.map { OldRows(images: $0, section: section) }
-        }
+        return OldRows.reader(held: lastSnapshot, sectionCount: lastShapes.count, update: update, since: version)
     }
 
     /// Whether following `changes` row by row (O(k log n)) would cost more than deriving

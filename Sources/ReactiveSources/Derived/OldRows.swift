@@ -31,4 +31,24 @@ struct OldRows<Base: Hashable & Sendable> {
         if let rows { return item >= 0 && item < rows.count ? rows[item] : nil }
         return images?.object(at: RowPath(item: item, section: section), as: Base.self)
     }
+
+    /// Where a follower reads the parent's rows before the change from `version` to
+    /// `update`, by old section index: in `held` (the parent's previous snapshot, when the
+    /// follower holds it; `sectionCount` sections expected), else in the change's
+    /// before-images (composed on first use); `nil` when neither is at hand (a change in
+    /// between came without before-images: the follower derives everything again).
+    static func reader(
+        held: Snapshot<Base>?, sectionCount: Int, update: SnapshotUpdate<Base>, since version: UInt64
+    ) -> ((Int) -> OldRows<Base>?)? {
+        if let held {
+            guard held.sections.count == sectionCount else { return nil }
+            return { section in OldRows(held.sections[section].objects) }
+        }
+        guard update.hasBeforeImages else { return nil }
+        var images: BeforeImages??
+        return { section in
+            if images == nil { images = update.beforeImages(since: version) }
+            return images!.map { OldRows(images: $0, section: section) }
+        }
+    }
 }

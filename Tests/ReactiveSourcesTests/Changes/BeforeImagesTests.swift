@@ -56,7 +56,7 @@ struct BeforeImagesTests {
         }
     }
 
-    @Test("recorded only while a derived source that reads old rows is alive")
+    @Test("recorded only while a Sorted or Sectioned source over it is alive")
     func recordedWhileAsked() throws {
         let source = SimpleDataSource(objects: [3, 1, 2])
         try source.replace(at: 0, with: 4)
@@ -75,5 +75,16 @@ struct BeforeImagesTests {
         try source.remove(at: 0)
         #expect(!source.updates.value.hasBeforeImages)
         #expect(filtered.snapshot.sections[0].objects.elementsEqual([2]))
+        // A Sectioned source reads the old rows' keys: it asks too, while it lives.
+        var sectioned: SectionedDataSource<Int, Bool>? = SectionedDataSource(child: source, key: { $0 > 1 })
+        #expect(sectioned?.snapshot.objectCount == 2)
+        try source.replace(at: 0, with: 1)
+        #expect(source.updates.value.hasBeforeImages)
+        #expect(sectioned?.snapshot.sections.map { Array($0.objects) } == [[1], [2]])
+        weak let releasedSections = sectioned
+        sectioned = nil
+        #expect(releasedSections == nil)
+        try source.replace(at: 0, with: 5)
+        #expect(!source.updates.value.hasBeforeImages)
     }
 }

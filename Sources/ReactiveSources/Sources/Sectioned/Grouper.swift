@@ -24,8 +24,12 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
     /// Reads the sections of rows (compiled for `Object` and `Key` likewise).
     let sectionsOf: SectionRouter<Object, Key>
 
-    /// The parent update last grouped.
-    private var last: SnapshotUpdate<Object>?
+    /// The parent update last grouped: its version, its sections' ``ParentChanges/shapes(_:)``,
+    /// and its snapshot only while the parent records no before-images (holding it makes the
+    /// parent copy every path it edits next; see ``OldRows``).
+    private var lastVersion: UInt64?
+    private var lastShapes: [Int] = []
+    private var lastSnapshot: Snapshot<Object>?
     /// The keys of the sections, in order.
     var keys: [Key] = []
     /// Each key's index in `keys`.
@@ -59,6 +63,18 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
         self.title = title
         self.sectionOrder = sectionOrder
         self.objectOrder = objectOrder
+        (parent as? any BeforeImageSource)?.requestBeforeImages()
+    }
+
+    deinit {
+        (parent as? any BeforeImageSource)?.endBeforeImages()
+    }
+
+    /// Records `update` as the one grouped last. O(sections).
+    private func remember(_ update: SnapshotUpdate<Object>) {
+        lastVersion = update.version
+        lastShapes = ParentChanges.shapes(update.snapshot)
+        lastSnapshot = update.hasBeforeImages ? nil : update.snapshot
     }
 
     /// The next own update after `previous`: the parent's changes followed, or everything
@@ -66,25 +82,29 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
     func group(_ previous: SnapshotUpdate<Object>) -> SnapshotUpdate<Object> {
         let update = parent.updates.value
         if closureReads.readAgain() || closureReads.isOverfull {
-            last = update
+            remember(update)
             closureReads.removeAll()
             return closureReads.recording { regrouped(update.snapshot, previous: previous) }
         }
-        if let last, last.version == update.version { return previous }
-        defer { last = update }
+        if lastVersion == update.version { return previous }
+        defer { remember(update) }
         return closureReads.recording { followed(update, previous: previous) }
     }
 
-    /// The parent's changes since `last` followed row by row or in bulk, else grouped again.
+    /// The parent's changes since the update grouped last followed row by row or in bulk,
+    /// else grouped again. The bulk pass walks the parent's previous rows, so it runs only
+    /// while they are held (with before-images a large change is followed row by row, or
+    /// grouped again past an eighth of the rows).
     private func followed(_ update: SnapshotUpdate<Object>, previous: SnapshotUpdate<Object>) -> SnapshotUpdate<Object> {
-        if let last, let changes = update.changes(since: last.version),
-           let edits = followable(changes, from: last.snapshot, to: update.snapshot, own: previous.snapshot) {
+        if let lastVersion, let changes = update.changes(since: lastVersion),
+           let edits = followable(changes, to: update.snapshot, own: previous.snapshot),
+           let old = OldRows.reader(held: lastSnapshot, sectionCount: lastShapes.count, update: update, since: lastVersion) {
             // Many rows: one merge pass (O(n)); else a search per row (O(k log² n)).
             let followed = OrderLabels.isBulk(touched: changes.rowChangeCount, count: update.snapshot.objectCount)
-                ? followInBulk(edits, from: last.snapshot, to: update.snapshot, own: previous.snapshot) : nil
+                ? lastSnapshot.flatMap { followInBulk(edits, from: $0, to: update.snapshot, own: previous.snapshot) } : nil
             if let (snapshot, ownChanges) = followed
                 ?? (changes.rowChangeCount > 64 && changes.rowChangeCount * 8 > update.snapshot.objectCount
-                    ? nil : follow(edits, from: last.snapshot, to: update.snapshot, own: previous.snapshot)) {
+                    ? nil : follow(edits, old: old, to: update.snapshot, own: previous.snapshot)) {
                 return ownChanges.isEmpty ? previous : previous.next(snapshot, changes: ownChanges)
             }
         }
@@ -122,16 +142,14 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
 
     /// The parent's `changes` read as row edits, when they can be followed (only rows
     /// changed, the parent keeps objects, the grouping is in step with `own`).
-    private func followable(
-        _ changes: ChangeSet, from old: Snapshot<Object>, to new: Snapshot<Object>, own: Snapshot<Object>
-    ) -> ParentChanges? {
-        guard changes.touchesOnlyRows, old.sections.count == new.sections.count, parentLabels.count == old.sections.count,
+    private func followable(_ changes: ChangeSet, to new: Snapshot<Object>, own: Snapshot<Object>) -> ParentChanges? {
+        guard changes.touchesOnlyRows, lastShapes.count == new.sections.count, parentLabels.count == lastShapes.count,
               !keys.isEmpty, new.objectCount > 0, own.sections.count == keys.count else { return nil }
-        return ParentChanges(changes, old: old, new: new)
+        return ParentChanges(changes, oldShapes: lastShapes, new: new)
     }
 
     private func follow(
-        _ edits: ParentChanges, from old: Snapshot<Object>, to new: Snapshot<Object>, own: Snapshot<Object>
+        _ edits: ParentChanges, old: (Int) -> OldRows<Object>?, to new: Snapshot<Object>, own: Snapshot<Object>
     ) -> (Snapshot<Object>, ChangeSet)? {
         // 1. Where the rows that leave or change are now (old own positions).
         var departures: [Departure] = []
@@ -140,15 +158,15 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
         var departureOfMove: [RowPath: Int] = [:]
         let movedFrom = Set(edits.moves.map { $0.from })
         for (section, sectionEdits) in edits.rows {
-            let oldObjects = old.sections[section].objects
+            guard let oldObjects = old(section) else { return nil }
             for item in sectionEdits.removed {
-                let object = oldObjects[item]
+                guard let object = oldObjects[item] else { return nil }
                 let path = RowPath(item: item, section: section)
                 if !movedFrom.isEmpty && movedFrom.contains(path) { departureOfMove[path] = departures.count }
                 departures.append(Departure(key: key(object), label: RowLabel(section: section, value: parentLabels[section][item]), object: object, parentPath: path))
             }
             for (oldItem, newItem) in sectionEdits.updated {
-                let before = oldObjects[oldItem]
+                guard let before = oldObjects[oldItem] else { return nil }
                 let after = new.sections[section].objects[newItem]
                 let label = RowLabel(section: section, value: parentLabels[section][oldItem])
                 let oldKey = key(before)
