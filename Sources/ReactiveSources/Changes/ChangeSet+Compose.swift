@@ -63,8 +63,26 @@ extension ChangeSet {
 extension ChangeSet {
     /// Maps paths after this change (which touches only rows) to paths before it: the old
     /// path of the row at each new path, `nil` for a row this change inserted. Building it
-    /// costs O(k log k) for k rows in the change set; each call, O(log k).
+    /// costs O(k log k) for k rows in the change set, each call O(log k); for a change of
+    /// at most one inserted, deleted or moved row (a source's single edit), O(1) and nothing
+    /// allocated.
     func oldPathMap() -> (RowPath) -> RowPath? {
+        let structural = insertedRows.count + deletedRows.count + movedRows.count
+        if structural == 0 { return { $0 } }
+        if structural == 1 {
+            let move = movedRows.first
+            let inserted = insertedRows.first
+            let added = inserted ?? move?.to
+            let removed = deletedRows.first ?? move?.from
+            return { path in
+                if let move, path == move.to { return move.from }
+                if let inserted, path == inserted { return nil }
+                var item = path.item
+                if let added, added.section == path.section, added.item < path.item { item -= 1 }
+                if let removed, removed.section == path.section, removed.item <= item { item += 1 }
+                return RowPath(item: item, section: path.section)
+            }
+        }
         let sides = RowSides(self)
         let inserted = insertedRows.sortedUnique()
         return { path in

@@ -62,7 +62,9 @@ public struct SnapshotUpdate<Object: Hashable & Sendable>: Sendable {
     /// The objects that the change from version `version` to this one (``changes(since:)``)
     /// deleted, updated or moved, as they were in version `version`, keyed by their paths
     /// there; `nil` when one of the changes in between came without before-images, or
-    /// ``changes(since:)`` would be `nil`. O(k log k) per version for k changed rows.
+    /// ``changes(since:)`` would be `nil`. O(i · v) for i images over v versions (each
+    /// mapped back through the versions before it), plus O(k log k) for a version of k
+    /// changed rows.
     func beforeImages(since version: UInt64) -> BeforeImages? {
         guard version < self.version else { return nil }
         var entries: [ChangeLog] = []
@@ -74,19 +76,22 @@ public struct SnapshotUpdate<Object: Hashable & Sendable>: Sendable {
         guard entries.count == Int(self.version &- version) else { return nil }
         if entries.count == 1 { return entries[0].beforeImages }
         // Each change's images are at paths before it: mapped back to version `version`
-        // through the rows inserted, deleted and moved since (updates move no path). A row
-        // inserted since has no image; a row with an older image keeps it.
+        // through the changes before it, newest first (each map built once, on first use). A
+        // row inserted since has no image; a row with an older image keeps it.
+        let ordered = Array(entries.reversed())
+        var maps: [((RowPath) -> RowPath?)?] = Array(repeating: nil, count: ordered.count)
         var gathered: [(path: RowPath, rank: Int, object: any Sendable)] = []
-        var moves: ChangeSet?
-        for entry in entries.reversed() {
-            guard let own = entry.beforeImages else { return nil }
-            let oldPath = moves?.oldPathMap()
+        for (index, entry) in ordered.enumerated() {
+            guard let own = entry.beforeImages, entry.changes.touchesOnlyRows else { return nil }
             own.forEach { path, object in
-                if let origin = oldPath.map({ $0(path) }) ?? path { gathered.append((origin, gathered.count, object)) }
-            }
-            if !entry.changes.updatesOnlyRows {
-                guard let next = (moves ?? ChangeSet()).followed(by: entry.changes) else { return nil }
-                moves = next
+                var current: RowPath? = path
+                var earlier = index - 1
+                while let at = current, earlier >= 0 {
+                    if maps[earlier] == nil { maps[earlier] = ordered[earlier].changes.oldPathMap() }
+                    current = maps[earlier].unsafelyUnwrapped(at)
+                    earlier -= 1
+                }
+                if let origin = current { gathered.append((origin, gathered.count, object)) }
             }
         }
         return BeforeImages(gathered: gathered)
