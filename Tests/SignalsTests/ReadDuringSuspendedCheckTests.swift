@@ -15,7 +15,17 @@ struct ReadDuringSuspendedCheckTests {
     func aReadSeesAWriteThatReturnedBeforeIt(otherOrderedFirst: Bool) async throws {
         // On threads of its own: the scenario blocks on semaphores, which must not hold
         // threads of the cooperative pool (the other argument runs at the same time).
-        let reads = try await onOwnThread { Result { try Self.scenario(otherOrderedFirst: otherOrderedFirst) } }.get()
+        let result = await onOwnThread { Result { try Self.scenario(otherOrderedFirst: otherOrderedFirst) } }
+        // The scenario needs a property whose component the allocator placed on the wanted
+        // side of the graph's (the lock order is by address). Made before the graph, one
+        // usually is; when none of the 256 is, the case cannot be set up in this process
+        // and is skipped (a property made after the graph does not do: its check does not
+        // wait the same way). The other argument still runs.
+        if case .failure(let error) = result, error is NoComponentInOrder {
+            print("ReadDuringSuspendedCheckTests: no property ordered \(otherOrderedFirst ? "before" : "after") the graph; case skipped")
+            return
+        }
+        let reads = try result.get()
         #expect(reads.read == 4, "read \(reads.read): a value from before a write that had returned")
         #expect(reads.checked == 4)
         #expect(reads.final == 4)
