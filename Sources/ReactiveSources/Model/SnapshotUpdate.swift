@@ -66,19 +66,11 @@ public struct SnapshotUpdate<Object: Hashable & Sendable>: Sendable {
     /// mapped back through the versions before it), plus O(k log k) for a version of k
     /// changed rows.
     func beforeImages(since version: UInt64) -> BeforeImages? {
-        guard version < self.version else { return nil }
-        var entries: [ChangeLog] = []
-        var entry: ChangeLog? = log
-        while let current = entry, current.version > version {
-            entries.append(current)
-            entry = current.previous
-        }
-        guard entries.count == Int(self.version &- version) else { return nil }
-        if entries.count == 1 { return entries[0].beforeImages }
+        guard let ordered = logEntries(since: version) else { return nil }
+        if ordered.count == 1 { return ordered[0].beforeImages }
         // Each change's images are at paths before it: mapped back to version `version`
         // through the changes before it, newest first (each map built once, on first use). A
         // row inserted since has no image; a row with an older image keeps it.
-        let ordered = Array(entries.reversed())
         var maps: [((RowPath) -> RowPath?)?] = Array(repeating: nil, count: ordered.count)
         var gathered: [(path: RowPath, rank: Int, object: any Sendable)] = []
         for (index, entry) in ordered.enumerated() {
@@ -106,8 +98,21 @@ public struct SnapshotUpdate<Object: Hashable & Sendable>: Sendable {
     public func changes(since version: UInt64) -> ChangeSet? {
         guard version < self.version else { return nil }
         if version &+ 1 == self.version { return changes }
-        // The log entries, not their change sets: collecting a change set copies (and
-        // retains) its eight arrays.
+        guard let entries = logEntries(since: version) else { return nil }
+        var composed = ChangeSet()
+        for entry in entries {
+            guard let next = composed.followed(by: entry.changes) else { return nil }
+            composed = next
+        }
+        return composed
+    }
+
+    /// The log entries after version `version` up to this one, oldest first; `nil` when
+    /// that version is not older than this one or the log no longer reaches it. The entries,
+    /// not their change sets: collecting a change set copies (and retains) its eight arrays.
+    /// O(versions).
+    private func logEntries(since version: UInt64) -> [ChangeLog]? {
+        guard version < self.version else { return nil }
         var entries: [ChangeLog] = []
         var entry: ChangeLog? = log
         while let current = entry, current.version > version {
@@ -115,12 +120,8 @@ public struct SnapshotUpdate<Object: Hashable & Sendable>: Sendable {
             entry = current.previous
         }
         guard entries.count == Int(self.version &- version) else { return nil }
-        var composed = ChangeSet()
-        for entry in entries.reversed() {
-            guard let next = composed.followed(by: entry.changes) else { return nil }
-            composed = next
-        }
-        return composed
+        entries.reverse()
+        return entries
     }
 }
 
