@@ -54,12 +54,11 @@ final class SourceEngine<Object: Hashable & Sendable>: @unchecked Sendable {
 
     // MARK: Publishing (callers hold the lock)
 
-    /// Mutates the snapshot in place; `body` returns the change it made.
+    /// Mutates the snapshot in place; `body` returns the change it made (with no
+    /// before-images: a derived source that reads old rows then holds the previous rows).
     @inlinable
     func mutate(_ body: (inout Snapshot<Object>) -> ChangeSet) {
-        updates.modify { update in
-            update.advance(body(&update.snapshot))
-        }
+        mutateRecording { snapshot, _ in (body(&snapshot), nil) }
     }
 
     /// ``mutate(_:)`` for a row edit that knows what it replaced: `body` is told whether
