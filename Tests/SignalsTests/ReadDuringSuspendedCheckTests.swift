@@ -15,34 +15,30 @@ struct ReadDuringSuspendedCheckTests {
     func aReadSeesAWriteThatReturnedBeforeIt(otherOrderedFirst: Bool) async throws {
         // On threads of its own: the scenario blocks on semaphores, which must not hold
         // threads of the cooperative pool (the other argument runs at the same time).
-        let result = await onOwnThread { Result { try Self.scenario(otherOrderedFirst: otherOrderedFirst) } }
-        // The scenario needs a property whose component the allocator placed on the wanted
-        // side of the graph's (the lock order is by address). Made before the graph, one
-        // usually is; when none of the 256 is, the case cannot be set up in this process
-        // and is skipped (a property made after the graph does not do: its check does not
-        // wait the same way). The other argument still runs.
-        if case .failure(let error) = result, error is NoComponentInOrder {
-            print("ReadDuringSuspendedCheckTests: no property ordered \(otherOrderedFirst ? "before" : "after") the graph; case skipped")
-            return
-        }
-        let reads = try result.get()
+        let reads = await onOwnThread { Self.scenario(otherOrderedFirst: otherOrderedFirst) }
         #expect(reads.read == 4, "read \(reads.read): a value from before a write that had returned")
         #expect(reads.checked == 4)
         #expect(reads.final == 4)
+        #expect(reads.ordered, "the other property is not on the wanted side of the graph in the lock order")
     }
 
     private struct Reads: Sendable {
         var read: Int
         var checked: Int
         var final: Int
+        var ordered: Bool
     }
 
-    private static func scenario(otherOrderedFirst: Bool) throws -> Reads {
-        // One of them has a component ordered before (or after) the observed graph's: the
-        // waiting check takes the two locks in that order (`Graph.lockJoined`), waiting
-        // holding nothing, or holding the observed graph's lock.
-        let candidates = (0..<256).map { _ in MutableProperty(0) }
-        let source = MutableProperty(0)
+    private static func scenario(otherOrderedFirst: Bool) -> Reads {
+        // `other`'s component is ordered before (or after) the observed graph's: the waiting
+        // check takes the two locks in that order (`Graph.lockJoined`, by address), waiting
+        // holding nothing, or holding the observed graph's lock. Both come from one pool
+        // sorted by that order, `source` from its middle, so that the setup never depends on
+        // where the allocator placed them.
+        let order = { (node: GraphNode) in UInt(bitPattern: ObjectIdentifier(node.component.root.takeUnretainedValue()).hashValue) }
+        let pool = (0..<5).map { _ in MutableProperty(0) }.sorted { order($0.node) < order($1.node) }
+        let source = pool[2]
+        let other = pool[otherOrderedFirst ? 1 : 3]
         let otherBox = OtherPropertyBox()
         let atOther = DispatchSemaphore(value: 0)
         let derived = Property { () -> Int in
@@ -54,11 +50,9 @@ struct ReadDuringSuspendedCheckTests {
             return value &* 2
         }
         let doubled = derived.map { $0 &* 2 }
-        let order = { (node: GraphNode) in UInt(bitPattern: ObjectIdentifier(node.component.root.takeUnretainedValue()).hashValue) }
         _ = doubled.value
-        guard let other = candidates.first(where: { otherOrderedFirst ? order($0.node) < order(doubled.node) : order($0.node) > order(doubled.node) }) else {
-            throw NoComponentInOrder()
-        }
+        let ordered = order(doubled.node) == order(source.node)
+            && (order(other.node) < order(source.node)) == otherOrderedFirst
         otherBox.property = other
 
         // The observer's first call stays in progress on its own thread, so that the write
@@ -94,14 +88,20 @@ struct ReadDuringSuspendedCheckTests {
         // The write returns with `doubled` stale (its delivery left the note).
         source.value = 1
         // A checker validates `doubled`: `derived` recomputes, reads `other`, and its thread
-        // releases its lock to wait for the modify.
-        let suspendedBefore = Suspensions.counter.value.load(ordering: .acquiring)
+        // releases its lock to wait for the modify. (Waited for by thread: the suspension
+        // count is process-wide, and other tests' threads suspend and resume meanwhile.)
         let checking = ThreadResult { doubled.value }
         atOther.wait()
-        while Suspensions.counter.value.load(ordering: .acquiring) <= suspendedBefore { sched_yield() }
+        while !Suspensions.isRegistered(graphAt: checking.graph) { sched_yield() }
         // Another thread reads `doubled`: a write that returned is seen (it waits for the
-        // check, which waits for the modify).
+        // check, which waits for the modify). With `other` ordered first, the checker waits
+        // holding nothing: the modify ends once the read waits for the check, or returned
+        // (with a value from before the write: the failure this test is for). Ordered after,
+        // the checker waits holding the graph's lock, and the read blocks on that lock.
         let reading = ThreadResult { doubled.value }
+        if otherOrderedFirst {
+            while !Suspensions.isRegistered(graphAt: reading.graph) && !reading.isDone { sched_yield() }
+        }
         finishModify.signal()
         let read = reading.value
         let checked = checking.value
@@ -109,8 +109,8 @@ struct ReadDuringSuspendedCheckTests {
         subscribed.wait()
         let final = doubled.value
         subscriptionBox.subscription?.cancel()
-        withExtendedLifetime(candidates) {}
-        return Reads(read: read, checked: checked, final: final)
+        withExtendedLifetime(pool) {}
+        return Reads(read: read, checked: checked, final: final, ordered: ordered)
     }
 
     /// A read recorded by a `ReadRecord` outside any closure is tracked (under the lock),
@@ -129,19 +129,28 @@ struct ReadDuringSuspendedCheckTests {
     }
 }
 
-private struct NoComponentInOrder: Error {}
-
 /// Runs `body` on a new thread; ``value`` waits for its result.
 private final class ThreadResult: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
+    private let finished = Atomic<Bool>(false)
+    private let started = DispatchSemaphore(value: 0)
     private var result = 0
+    /// The thread's per-thread state (``Graph/current``), set before `body` runs.
+    private(set) var graph = UnsafeMutableRawPointer(bitPattern: 1).unsafelyUnwrapped
 
     init(_ body: @escaping @Sendable () -> Int) {
         Thread {
+            self.graph = Graph.current.toOpaque()
+            self.started.signal()
             self.result = body()
+            self.finished.store(true, ordering: .releasing)
             self.done.signal()
         }.start()
+        started.wait()
     }
+
+    /// Whether `body` returned.
+    var isDone: Bool { finished.load(ordering: .acquiring) }
 
     var value: Int {
         done.wait()

@@ -49,6 +49,13 @@ enum Suspensions {
         return generation
     }
 
+    /// Whether the thread whose per-thread state (``Graph/current``) is at `address` is
+    /// registered (waiting, its lock released). Lets a test wait for one given thread to
+    /// suspend. O(registered).
+    static func isRegistered(graphAt address: UnsafeMutableRawPointer) -> Bool {
+        withLock { threads.contains { Unmanaged.passUnretained($0).toOpaque() == address } }
+    }
+
     static func unregister(_ graph: Graph) {
         withLock {
             graph.waitingFor = nil
