@@ -113,6 +113,9 @@ public enum Runner {
             progress("memory of held snapshots")
             text += SnapshotMemoryCase.markdown(SnapshotMemoryCase.run(config: config)) + "\n"
         }
+        if wanted("first") {
+            text += FirstDerivationCase.markdown(FirstDerivationCase.run(config: config, progress: progress))
+        }
         if wanted("refresh") {
             progress("refresh diff by identity")
             text += RefreshDiffCase.markdown(RefreshDiffCase.run(config: config))

@@ -65,6 +65,18 @@ if arguments[1] == "derived" {
     print(DerivedCases.profile(kind: kind, op: op, n: n, iterations: iterations))
     exit(0)
 }
+if arguments[1] == "first" {
+    // reactive-profile first <kind>[,<n>] [iterations]: the first derivation of a source of
+    // that kind (mapped filtered sorted sectioned) over a loaded Simple source of n rows.
+    let parts = arguments[2].split(separator: ",").map(String.init)
+    let kinds: [String: DerivedKind] = ["mapped": .mapped, "filtered": .filtered, "sorted": .sorted, "sectioned": .sectioned]
+    guard let kind = kinds[parts[0]] else {
+        print("unknown kind: \(parts[0])")
+        exit(2)
+    }
+    print(FirstDerivationCase.profile(kind: kind, n: parts.count > 1 ? Int(parts[1]) ?? 1_000_000 : 1_000_000, iterations: iterations))
+    exit(0)
+}
 if arguments[1] == "sectioned" {
     // 1M objects grouped into 100 sections sorted by key (the Sectioned bench's first snapshot).
     print(SectionedCase.profile(iterations: iterations, baseline: arguments[2].hasPrefix("baseline"), stringKeys: arguments[2].hasSuffix("-string")))

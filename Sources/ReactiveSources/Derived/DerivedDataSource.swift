@@ -37,6 +37,14 @@ public final class DerivedDataSource<Base: Hashable & Sendable, Object: Hashable
     public var name: String { parent.name }
 }
 
+extension DerivedDataSource {
+    /// A source showing `parent`'s objects transformed by `transform`.
+    @usableFromInline
+    convenience init(parent: any DataSource<Base>, mappedBy transform: MapTransform<Base, Object>) {
+        self.init(parent: parent, transform: transform)
+    }
+}
+
 extension DerivedDataSource where Base == Object {
     /// A source showing `parent`'s objects that pass `isIncluded`.
     @usableFromInline

@@ -1,13 +1,20 @@
 /// Shows `transform(object)` for each parent object, at the same index.
+@usableFromInline
 final class MapTransform<Base: Hashable & Sendable, Object: Hashable & Sendable>: RowTransform {
     let transform: @Sendable (Base) -> Object
+    /// Every row transformed (the first derivation, or a parent's wholesale change), compiled
+    /// for both types by the inlinable ``DataSource/map(_:)``.
+    let buildAll: @Sendable (RowStorage<Base>) -> RowStorage<Object>
 
-    init(_ transform: @escaping @Sendable (Base) -> Object) {
+    @usableFromInline
+    init(_ transform: @escaping @Sendable (Base) -> Object, buildAll: @escaping @Sendable (RowStorage<Base>) -> RowStorage<Object>) {
         self.transform = transform
+        self.buildAll = buildAll
     }
 
+    /// O(n) calls of `transform`.
     func build(_ parent: RowStorage<Base>) -> (objects: RowStorage<Object>, state: Void) {
-        (RowStorage(parent.lazy.map(transform)), ())
+        (buildAll(parent), ())
     }
 
     var readsOldRows: Bool { false }
