@@ -49,7 +49,7 @@ extension Grouper {
             let updatedByOld = sectionEdits.updated.sorted { $0.old < $1.old }
             let oldObjects = old.sections[section].objects
             let newObjects = new.sections[section].objects
-            let removedSections = walksSections ? sectionsOf(oldObjects, sectionEdits.removed, keyIndex) : []
+            let removedSections = walksSections ? keyLoops.sections(oldObjects, sectionEdits.removed, keyIndex) : []
             var nextRemoved = 0
             var nextUpdated = 0
             for (item, value) in parentLabels[section].enumerated() {

@@ -21,8 +21,8 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
     let objectOrder: (@Sendable (Object, Object) -> Bool)?
     /// Merges rows (compiled for `Object` by the inlinable initialisers).
     let loops: CompiledLoops<Object>
-    /// Reads the sections of rows (compiled for `Object` and `Key` likewise).
-    let sectionsOf: SectionRouter<Object, Key>
+    /// Reads the keys of rows (compiled for `Object` and `Key` likewise).
+    let keyLoops: SectionKeyLoops<Object, Key>
 
     /// The parent update last grouped: its version, its sections' ``ParentChanges/shapes(_:)``,
     /// and its snapshot only while the parent records no before-images (holding it makes the
@@ -54,10 +54,10 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
         sectionOrder: SectionOrder<Key>,
         objectOrder: (@Sendable (Object, Object) -> Bool)?,
         loops: CompiledLoops<Object>,
-        router: @escaping SectionRouter<Object, Key>
+        keyLoops: SectionKeyLoops<Object, Key>
     ) {
         self.loops = loops
-        sectionsOf = router
+        self.keyLoops = keyLoops
         self.parent = parent
         self.key = key
         self.title = title
@@ -411,21 +411,21 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
     /// Groups everything from scratch and labels every row. O(n) plus sorting sections (and
     /// rows within sections, if ordered).
     private func regroup(_ snapshot: Snapshot<Object>) -> Snapshot<Object> {
-        var groups: [Key: (objects: [Object], labels: [RowLabel])] = [:]
+        var groupOf: [Key: Int] = [:]
         var firstSeen: [Key] = []
+        var groupObjects: [ContiguousArray<Object>] = []
+        var groupMembers: [[Int]] = []
+        var groupLabels: [[RowLabel]] = []
         parentLabels = []
         for (sectionIndex, section) in snapshot.sections.enumerated() {
-            var sectionLabels: [UInt64] = []
-            sectionLabels.reserveCapacity(section.objects.count)
-            for (index, object) in section.objects.enumerated() {
-                let value = OrderLabels.fromScratch(index)
-                sectionLabels.append(value)
-                let objectKey = key(object)
-                if groups[objectKey] == nil { firstSeen.append(objectKey) }
-                groups[objectKey, default: ([], [])].objects.append(object)
-                groups[objectKey]!.labels.append(RowLabel(section: sectionIndex, value: value))
+            parentLabels.append(RowStorage((0..<section.objects.count).lazy.map(OrderLabels.fromScratch)))
+            keyLoops.group(section.objects, &groupOf, &firstSeen, &groupObjects, &groupMembers)
+            // This section's rows, now in their groups' members: labelled, and cleared for the next.
+            while groupLabels.count < groupMembers.count { groupLabels.append([]) }
+            for group in groupMembers.indices where !groupMembers[group].isEmpty {
+                groupLabels[group].append(contentsOf: groupMembers[group].lazy.map { RowLabel(section: sectionIndex, value: OrderLabels.fromScratch($0)) })
+                groupMembers[group].removeAll(keepingCapacity: true)
             }
-            parentLabels.append(RowStorage(sectionLabels))
         }
         keys = sectionOrder.areInIncreasingOrder.map { firstSeen.sorted(by: $0) } ?? firstSeen
         keyIndex = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
@@ -435,14 +435,19 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
         var sections: [SnapshotSection<Object>] = []
         sections.reserveCapacity(keys.count)
         for sectionKey in keys {
-            var (objects, rowLabels) = groups.removeValue(forKey: sectionKey)!
+            let group = groupOf[sectionKey].unsafelyUnwrapped
+            var objects = ContiguousArray<Object>()
+            swap(&objects, &groupObjects[group])
+            var rowLabels: [RowLabel] = []
+            swap(&rowLabels, &groupLabels[group])
             if let objectOrder {
                 // Labels were added in parent order: the first is the smallest.
                 smallestLabels[sectionKey] = rowLabels.first
                 let order = objects.indices.sorted { lhs, rhs in
                     objectOrder(objects[lhs], objects[rhs]) || (!objectOrder(objects[rhs], objects[lhs]) && lhs < rhs)
                 }
-                objects = order.map { objects[$0] }
+                let ordered = ContiguousArray(order.lazy.map { objects[$0] })
+                objects = ordered
                 rowLabels = order.map { rowLabels[$0] }
             }
             labels[sectionKey] = RowStorage(rowLabels)

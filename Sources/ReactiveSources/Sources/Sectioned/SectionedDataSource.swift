@@ -54,7 +54,7 @@ public final class SectionedDataSource<Object: Hashable & Sendable, Key: Hashabl
         sectionOrder: SectionOrder<Key> = .firstAppearance,
         objectOrder: (@Sendable (Object, Object) -> Bool)? = nil
     ) {
-        self.init(name: name, child: child, key: key, title: title, sectionOrder: sectionOrder, objectOrder: objectOrder, loops: .compiled(), router: sectionRouter(key: key))
+        self.init(name: name, child: child, key: key, title: title, sectionOrder: sectionOrder, objectOrder: objectOrder, loops: .compiled(), keyLoops: .compiled(key: key))
     }
 
     @usableFromInline
@@ -66,12 +66,12 @@ public final class SectionedDataSource<Object: Hashable & Sendable, Key: Hashabl
         sectionOrder: SectionOrder<Key>,
         objectOrder: (@Sendable (Object, Object) -> Bool)?,
         loops: CompiledLoops<Object>,
-        router: @escaping SectionRouter<Object, Key>
+        keyLoops: SectionKeyLoops<Object, Key>
     ) {
         self.name = name
         self.child = child
         let grouper = Grouper(
-            parent: child, key: key, title: title, sectionOrder: sectionOrder, objectOrder: objectOrder, loops: loops, router: router
+            parent: child, key: key, title: title, sectionOrder: sectionOrder, objectOrder: objectOrder, loops: loops, keyLoops: keyLoops
         )
         super.init(grouper, upstream: .parent(child))
     }
