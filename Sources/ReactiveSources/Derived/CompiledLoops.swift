@@ -6,10 +6,10 @@
 @usableFromInline
 struct CompiledLoops<Object>: Sendable {
     /// Sorts `order` (positions into `values`, which must hold them) by `less`, stably: given
-    /// positions whose labels ascend, it sorts them by `less`, then by label. O(k log k) calls
-    /// of `less` for k positions.
+    /// positions whose labels ascend, it sorts them by `less`, then by label; returns the
+    /// values in that order. O(k log k) calls of `less` for k positions.
     @usableFromInline
-    typealias Sorter = @Sendable (_ less: (Object, Object) -> Bool, _ values: UnsafeBufferPointer<Object>, _ order: inout [Int]) -> Void
+    typealias Sorter = @Sendable (_ less: (Object, Object) -> Bool, _ values: UnsafeBufferPointer<Object>, _ order: inout [Int]) -> ContiguousArray<Object>
 
     /// The rows of `rows` for which `isIncluded` is true, and one bit per row (bit `i % 64`
     /// of word `i / 64`). O(n) calls of `isIncluded`.
@@ -66,16 +66,16 @@ struct CompiledLoops<Object>: Sendable {
         }
     }
 
-    let sort: Sorter
-    let filter: Filter
-    let gather: Gather
-    let bound: Bound
-    let insert: Insert
-    let remove: Remove
+    @usableFromInline let sort: Sorter
+    @usableFromInline let filter: Filter
+    @usableFromInline let gather: Gather
+    @usableFromInline let bound: Bound
+    @usableFromInline let insert: Insert
+    @usableFromInline let remove: Remove
     /// For a Sorted source's order labels.
-    let mergeSorted: Merger<UInt64>
+    @usableFromInline let mergeSorted: Merger<UInt64>
     /// For a Sectioned source's row labels.
-    let mergeGrouped: Merger<RowLabel>
+    @usableFromInline let mergeGrouped: Merger<RowLabel>
 
     @usableFromInline
     init(
@@ -92,6 +92,29 @@ struct CompiledLoops<Object>: Sendable {
         self.mergeGrouped = mergeGrouped
     }
 
+    /// These loops with a sort by `key` (ascending, stable) instead of by the comparator it is
+    /// given, which must order by the same key: each key is read once (n reads, not two per
+    /// comparison) and compared inline. Build it in inlinable code, as ``compiled()``.
+    @inlinable
+    func sorting<Key: Comparable & Sendable>(byKey key: @escaping @Sendable (Object) -> Key) -> CompiledLoops {
+        CompiledLoops(
+            sort: { _, values, order in
+                var pairs = ContiguousArray<(key: Key, position: Int)>()
+                pairs.reserveCapacity(order.count)
+                for position in order { pairs.append((key(values[position]), position)) }
+                pairs.sort { $0.key < $1.key }
+                var sorted = ContiguousArray<Object>()
+                sorted.reserveCapacity(pairs.count)
+                for index in pairs.indices {
+                    order[index] = pairs[index].position
+                    sorted.append(values[pairs[index].position])
+                }
+                return sorted
+            },
+            filter: filter, gather: gather, bound: bound, insert: insert, remove: remove, mergeSorted: mergeSorted, mergeGrouped: mergeGrouped
+        )
+    }
+
     /// The loops, compiled where this is inlined.
     @inlinable
     static func compiled() -> CompiledLoops {
@@ -104,7 +127,13 @@ struct CompiledLoops<Object>: Sendable {
                 pairs.reserveCapacity(order.count)
                 for position in order { pairs.append((values[position], position)) }
                 pairs.sort { less($0.value, $1.value) }
-                for index in pairs.indices { order[index] = pairs[index].position }
+                var sorted = ContiguousArray<Object>()
+                sorted.reserveCapacity(pairs.count)
+                for index in pairs.indices {
+                    order[index] = pairs[index].position
+                    sorted.append(pairs[index].value)
+                }
+                return sorted
             },
             filter: { rows, isIncluded in
                 var kept = ContiguousArray<Object>()

@@ -102,7 +102,7 @@ extension SortTransform {
         if zip(arrivalLabels, arrivalLabels.dropFirst()).contains(where: { $0 >= $1 }) {
             order.sort { arrivalLabels[$0] < arrivalLabels[$1] }
         }
-        arrivalValues.withUnsafeBufferPointer { values in loops.sort(less, values, &order) }
+        _ = arrivalValues.withUnsafeBufferPointer { values in loops.sort(less, values, &order) }
         // 4. Merge the rows that stay (in order) with the arriving ones; the rows changed in
         //    place leave and come back at the same position.
         var leavingOnly: [Int] = []

@@ -38,9 +38,9 @@ final class SortTransform<Object: Hashable & Sendable>: RowTransform, @unchecked
         let labels = ContiguousArray(values.indices.lazy.map(OrderLabels.fromScratch))
         // Labels ascend with the positions, so the stable sort breaks ties by label.
         var order = Array(values.indices)
-        values.withUnsafeBufferPointer { values in loops.sort(comparator, values, &order) }
+        let sorted = values.withUnsafeBufferPointer { values in loops.sort(comparator, values, &order) }
         return (
-            RowStorage(spacedOut: order.lazy.map { values[$0] }, eighths: 6),
+            RowStorage(spacedOut: sorted, eighths: 6),
             SectionState(parentLabels: RowStorage(labels), labels: RowStorage(spacedOut: order.lazy.map { labels[$0] }, eighths: 6))
         )
     }
