@@ -66,16 +66,16 @@ struct CompiledLoops<Object>: Sendable {
         }
     }
 
-    @usableFromInline let sort: Sorter
-    @usableFromInline let filter: Filter
-    @usableFromInline let gather: Gather
-    @usableFromInline let bound: Bound
-    @usableFromInline let insert: Insert
-    @usableFromInline let remove: Remove
+    let sort: Sorter
+    let filter: Filter
+    let gather: Gather
+    let bound: Bound
+    let insert: Insert
+    let remove: Remove
     /// For a Sorted source's order labels.
-    @usableFromInline let mergeSorted: Merger<UInt64>
+    let mergeSorted: Merger<UInt64>
     /// For a Sectioned source's row labels.
-    @usableFromInline let mergeGrouped: Merger<RowLabel>
+    let mergeGrouped: Merger<RowLabel>
 
     @usableFromInline
     init(
@@ -90,29 +90,6 @@ struct CompiledLoops<Object>: Sendable {
         self.remove = remove
         self.mergeSorted = mergeSorted
         self.mergeGrouped = mergeGrouped
-    }
-
-    /// These loops with a sort by `key` (ascending, stable) instead of by the comparator it is
-    /// given, which must order by the same key: each key is read once (n reads, not two per
-    /// comparison) and compared inline. Build it in inlinable code, as ``compiled()``.
-    @inlinable
-    func sorting<Key: Comparable & Sendable>(byKey key: @escaping @Sendable (Object) -> Key) -> CompiledLoops {
-        CompiledLoops(
-            sort: { _, values, order in
-                var pairs = ContiguousArray<(key: Key, position: Int)>()
-                pairs.reserveCapacity(order.count)
-                for position in order { pairs.append((key(values[position]), position)) }
-                pairs.sort { $0.key < $1.key }
-                var sorted = ContiguousArray<Object>()
-                sorted.reserveCapacity(pairs.count)
-                for index in pairs.indices {
-                    order[index] = pairs[index].position
-                    sorted.append(values[pairs[index].position])
-                }
-                return sorted
-            },
-            filter: filter, gather: gather, bound: bound, insert: insert, remove: remove, mergeSorted: mergeSorted, mergeGrouped: mergeGrouped
-        )
     }
 
     /// The loops, compiled where this is inlined.

@@ -44,7 +44,6 @@ extension DataSource {
     @inlinable
     public func sorted<Key: Comparable & Sendable>(by keyPath: KeyPath<Object, Key>) -> DerivedDataSource<Object, Object> {
         let key = reader(of: keyPath)
-        // A full sort reads each key once (see `CompiledLoops.sorting(byKey:)`).
-        return DerivedDataSource(parent: self, sortedBy: { key($0) < key($1) }, loops: CompiledLoops.compiled().sorting(byKey: key))
+        return sorted { key($0) < key($1) }
     }
 }

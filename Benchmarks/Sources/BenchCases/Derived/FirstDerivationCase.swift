@@ -30,7 +30,7 @@ public enum FirstDerivationCase {
                 let (floorName, floor) = floorSide(kind, rows)
                 let expected = floor()
                 let ours = { () -> Int in
-                    let source = derive(kind, parent)
+                    let source = kind.source(over: parent)
                     return source.snapshot.objectCount
                 }
                 check(ours() == expected, "first derivation of \(kind.rawValue): \(expected) rows, as the floor")
@@ -51,19 +51,8 @@ public enum FirstDerivationCase {
         let clock = ContinuousClock()
         let start = clock.now
         var rows = 0
-        for _ in 0..<iterations { rows &+= derive(kind, parent).snapshot.objectCount }
+        for _ in 0..<iterations { rows &+= kind.source(over: parent).snapshot.objectCount }
         return "first derivation of \(kind.rawValue), n = \(n): \((clock.now - start) / iterations) each (\(rows / Swift.max(1, iterations)) rows)"
-    }
-
-    /// The source of `kind` over `parent`, made as the derived-source cases make it.
-    static func derive(_ kind: DerivedKind, _ parent: SimpleDataSource<DerivedRow>) -> any DataSource<DerivedRow> {
-        switch kind {
-        case .mapped: parent.map(DerivedKind.mapped)
-        case .filtered: parent.filter(DerivedKind.isKept)
-        case .sorted: parent.sorted(by: \.value)
-        case .sectioned: SectionedDataSource(child: parent, key: DerivedKind.key, sectionOrder: .ascending)
-        default: parent
-        }
     }
 
     /// The plain code over an array: what it is called and a run returning the row count.
