@@ -11,7 +11,7 @@ import Darwin
 //   reactive-profile <shape> <side> [iterations]
 // e.g. `valgrind --tool=callgrind reactive-profile deep ours 200` (strip debug info from a
 // copy of the binary first: valgrind 3.19 cannot read Swift 6.3's DWARF).
-// Shapes: storage (sides all, Array, RowStorage, Rope), lookup (side ignored), derived (see below), sectioned (sides ours, baseline, ours-string, baseline-string), http (sides list, list-identified, ours, raw, fetcher, raw-transport, observe), http-turnaround (side all: in-flight and turnaround times a page), http-cpu (sides ours, raw), pages (side list only: the Paginated source over in-memory pages), deep broad diamond triangle mux repeated unstable avoidable cellx1000 create.
+// Shapes: storage (sides all, Array, RowStorage, Rope), lookup (side ignored), derived (see below), sectioned (sides ours, baseline, ours-string, baseline-string), http (sides list, list-identified, ours, raw, fetcher, raw-transport, observe), http-turnaround (side all: in-flight and turnaround times a page), http-cpu (sides ours, raw), pages (side list only: the Paginated source over in-memory pages), deep broad diamond triangle mux repeated unstable avoidable cellx1000 create, first (first derivations: mapped, filtered, sorted).
 // Sides: ours floor OpenCombine Observation.
 
 /// Runs `body` in a task and blocks until it returns (the top level stays synchronous:
@@ -67,9 +67,10 @@ if arguments[1] == "derived" {
 }
 if arguments[1] == "first" {
     // reactive-profile first <kind>[,<n>] [iterations]: the first derivation of a source of
-    // that kind (mapped filtered sorted sectioned) over a loaded Simple source of n rows.
+    // that kind (mapped filtered sorted; Sectioned: `sectioned ours`) over a loaded Simple
+    // source of n rows.
     let parts = arguments[2].split(separator: ",").map(String.init)
-    let kinds: [String: DerivedKind] = ["mapped": .mapped, "filtered": .filtered, "sorted": .sorted, "sectioned": .sectioned]
+    let kinds: [String: DerivedKind] = ["mapped": .mapped, "filtered": .filtered, "sorted": .sorted]
     guard let kind = kinds[parts[0]] else {
         print("unknown kind: \(parts[0])")
         exit(2)
