@@ -4,13 +4,15 @@
 /// stride apart and start high, so appends and prepends each have room for about 2^30
 /// rows; an insert between two rows takes the midpoint, so about 30 inserts at one place
 /// use up a gap (the caller then labels everything again).
+@usableFromInline
 enum OrderLabels {
     /// Distance between the labels of rows labelled from scratch, appended or prepended.
-    static let stride: UInt64 = 1 << 32
+    @inlinable static var stride: UInt64 { 1 << 32 }
     /// The label of the first row labelled from scratch.
-    static let base: UInt64 = 1 << 62
+    @inlinable static var base: UInt64 { 1 << 62 }
 
     /// The label of row `index` (from 0) of rows labelled from scratch. O(1).
+    @inlinable
     static func fromScratch(_ index: Int) -> UInt64 {
         base &+ UInt64(index) &* stride
     }

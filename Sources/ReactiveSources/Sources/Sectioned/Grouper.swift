@@ -414,18 +414,11 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
         var groupOf: [Key: Int] = [:]
         var firstSeen: [Key] = []
         var groupObjects: [ContiguousArray<Object>] = []
-        var groupMembers: [[Int]] = []
         var groupLabels: [[RowLabel]] = []
         parentLabels = []
         for (sectionIndex, section) in snapshot.sections.enumerated() {
             parentLabels.append(RowStorage((0..<section.objects.count).lazy.map(OrderLabels.fromScratch)))
-            keyLoops.group(section.objects, &groupOf, &firstSeen, &groupObjects, &groupMembers)
-            // This section's rows, now in their groups' members: labelled, and cleared for the next.
-            while groupLabels.count < groupMembers.count { groupLabels.append([]) }
-            for group in groupMembers.indices where !groupMembers[group].isEmpty {
-                groupLabels[group].append(contentsOf: groupMembers[group].lazy.map { RowLabel(section: sectionIndex, value: OrderLabels.fromScratch($0)) })
-                groupMembers[group].removeAll(keepingCapacity: true)
-            }
+            keyLoops.group(section.objects, sectionIndex, &groupOf, &firstSeen, &groupObjects, &groupLabels)
         }
         keys = sectionOrder.areInIncreasingOrder.map { firstSeen.sorted(by: $0) } ?? firstSeen
         keyIndex = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
@@ -465,6 +458,7 @@ struct RowLabel: Comparable, Hashable, Sendable {
     @usableFromInline var section: Int
     @usableFromInline var value: UInt64
 
+    @inlinable
     init(section: Int, value: UInt64) {
         self.section = section
         self.value = value

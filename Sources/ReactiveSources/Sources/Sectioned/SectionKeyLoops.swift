@@ -10,13 +10,14 @@ struct SectionKeyLoops<Object, Key: Hashable>: Sendable {
     @usableFromInline
     typealias Router = @Sendable (_ rows: RowStorage<Object>, _ items: [Int], _ keyIndex: [Key: Int]) -> [Int]
 
-    /// Groups the rows of one parent section by key: appends each object to its key's group
-    /// in `objects` and its position in `rows` to the same group in `members`; a key not in
-    /// `groupOf` gets the next group and is appended to `firstSeen`. O(n) key reads and lookups.
+    /// Groups the rows of parent section `section` by key: appends each object to its key's
+    /// group in `objects` and its label (labelled from scratch) to the same group in `labels`;
+    /// a key not in `groupOf` gets the next group and is appended to `firstSeen`. O(n) key
+    /// reads and lookups.
     @usableFromInline
     typealias Grouping = @Sendable (
-        _ rows: RowStorage<Object>, _ groupOf: inout [Key: Int], _ firstSeen: inout [Key],
-        _ objects: inout [ContiguousArray<Object>], _ members: inout [[Int]]
+        _ rows: RowStorage<Object>, _ section: Int, _ groupOf: inout [Key: Int], _ firstSeen: inout [Key],
+        _ objects: inout [ContiguousArray<Object>], _ labels: inout [[RowLabel]]
     ) -> Void
 
     @usableFromInline let sections: Router
@@ -33,7 +34,7 @@ extension SectionKeyLoops where Object: Sendable, Key: Sendable {
     /// The loops for `key`, compiled where this is inlined.
     @inlinable
     static func compiled(key: @escaping @Sendable (Object) -> Key) -> SectionKeyLoops {
-        SectionKeyLoops(sections: sectionRouter(key: key), group: { rows, groupOf, firstSeen, objects, members in
+        SectionKeyLoops(sections: sectionRouter(key: key), group: { rows, section, groupOf, firstSeen, objects, labels in
             var position = 0
             rows.forEach { object in
                 let objectKey = key(object)
@@ -45,10 +46,10 @@ extension SectionKeyLoops where Object: Sendable, Key: Sendable {
                     groupOf[objectKey] = group
                     firstSeen.append(objectKey)
                     objects.append([])
-                    members.append([])
+                    labels.append([])
                 }
                 objects[group].append(object)
-                members[group].append(position)
+                labels[group].append(RowLabel(section: section, value: OrderLabels.fromScratch(position)))
                 position += 1
             }
         })
