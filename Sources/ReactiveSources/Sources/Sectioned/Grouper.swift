@@ -413,8 +413,8 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
     private func regroup(_ snapshot: Snapshot<Object>) -> Snapshot<Object> {
         var groupOf: [Key: Int] = [:]
         var firstSeen: [Key] = []
-        var groupObjects: [ContiguousArray<Object>] = []
-        var groupLabels: [[RowLabel]] = []
+        var groupObjects: [RowStorageBuilder<Object>] = []
+        var groupLabels: [RowStorageBuilder<RowLabel>] = []
         parentLabels = []
         for (sectionIndex, section) in snapshot.sections.enumerated() {
             parentLabels.append(RowStorage((0..<section.objects.count).lazy.map(OrderLabels.fromScratch)))
@@ -429,23 +429,22 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
         sections.reserveCapacity(keys.count)
         for sectionKey in keys {
             let group = groupOf[sectionKey].unsafelyUnwrapped
-            var objects = ContiguousArray<Object>()
-            swap(&objects, &groupObjects[group])
-            var rowLabels: [RowLabel] = []
-            swap(&rowLabels, &groupLabels[group])
+            var objects = groupObjects[group].finish()
+            var rowLabels = groupLabels[group].finish()
             if let objectOrder {
                 // Labels were added in parent order: the first is the smallest.
                 smallestLabels[sectionKey] = rowLabels.first
-                let order = objects.indices.sorted { lhs, rhs in
-                    objectOrder(objects[lhs], objects[rhs]) || (!objectOrder(objects[rhs], objects[lhs]) && lhs < rhs)
+                let unordered = ContiguousArray(objects)
+                let unorderedLabels = ContiguousArray(rowLabels)
+                let order = unordered.indices.sorted { lhs, rhs in
+                    objectOrder(unordered[lhs], unordered[rhs]) || (!objectOrder(unordered[rhs], unordered[lhs]) && lhs < rhs)
                 }
-                let ordered = ContiguousArray(order.lazy.map { objects[$0] })
-                objects = ordered
-                rowLabels = order.map { rowLabels[$0] }
+                objects = RowStorage(order.lazy.map { unordered[$0] })
+                rowLabels = RowStorage(order.lazy.map { unorderedLabels[$0] })
             }
-            labels[sectionKey] = RowStorage(rowLabels)
+            labels[sectionKey] = rowLabels
             let sectionTitle = title(of: sectionKey)
-            sections.append(SnapshotSection(id: sectionTitle, title: sectionTitle, objects: RowStorage(objects)))
+            sections.append(SnapshotSection(id: sectionTitle, title: sectionTitle, objects: objects))
         }
         if sections.isEmpty { sections = NodePlaceholders.sections(showingPlaceholderOf: snapshot) }
         return Snapshot(sections: sections)

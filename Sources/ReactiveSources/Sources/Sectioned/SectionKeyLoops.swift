@@ -17,7 +17,7 @@ struct SectionKeyLoops<Object, Key: Hashable>: Sendable {
     @usableFromInline
     typealias Grouping = @Sendable (
         _ rows: RowStorage<Object>, _ section: Int, _ groupOf: inout [Key: Int], _ firstSeen: inout [Key],
-        _ objects: inout [ContiguousArray<Object>], _ labels: inout [[RowLabel]]
+        _ objects: inout [RowStorageBuilder<Object>], _ labels: inout [RowStorageBuilder<RowLabel>]
     ) -> Void
 
     @usableFromInline let sections: Router
@@ -45,8 +45,8 @@ extension SectionKeyLoops where Object: Sendable, Key: Sendable {
                     group = objects.count
                     groupOf[objectKey] = group
                     firstSeen.append(objectKey)
-                    objects.append([])
-                    labels.append([])
+                    objects.append(RowStorageBuilder())
+                    labels.append(RowStorageBuilder())
                 }
                 objects[group].append(object)
                 labels[group].append(RowLabel(section: section, value: OrderLabels.fromScratch(position)))
