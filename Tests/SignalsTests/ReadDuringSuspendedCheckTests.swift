@@ -20,6 +20,7 @@ struct ReadDuringSuspendedCheckTests {
         #expect(reads.checked == 4)
         #expect(reads.final == 4)
         #expect(reads.ordered, "the other property is not on the wanted side of the graph in the lock order")
+        #expect(reads.suspended, "a thread expected to wait with its lock released did not within 30 s")
     }
 
     private struct Reads: Sendable {
@@ -27,6 +28,8 @@ struct ReadDuringSuspendedCheckTests {
         var checked: Int
         var final: Int
         var ordered: Bool
+        /// Whether the checker (and, ordered first, the reader) suspended in time.
+        var suspended: Bool
     }
 
     private static func scenario(otherOrderedFirst: Bool) -> Reads {
@@ -92,7 +95,15 @@ struct ReadDuringSuspendedCheckTests {
         // count is process-wide, and other tests' threads suspend and resume meanwhile.)
         let checking = ThreadResult { doubled.value }
         atOther.wait()
-        while !Suspensions.isRegistered(graphAt: checking.graph) { sched_yield() }
+        // The waits below are bounded (a safety net, not a synchronisation): should a change
+        // stop a thread from suspending, the test fails instead of hanging the run (the
+        // test's time limit cannot stop a thread that spins).
+        let deadline = DispatchTime.now() + .seconds(30)
+        var waitedInVain = false
+        while !Suspensions.isRegistered(graphAt: checking.graph) {
+            if DispatchTime.now() > deadline { waitedInVain = true; break }
+            sched_yield()
+        }
         // Another thread reads `doubled`: a write that returned is seen (it waits for the
         // check, which waits for the modify). With `other` ordered first, the checker waits
         // holding nothing: the modify ends once the read waits for the check, or returned
@@ -100,7 +111,10 @@ struct ReadDuringSuspendedCheckTests {
         // the checker waits holding the graph's lock, and the read blocks on that lock.
         let reading = ThreadResult { doubled.value }
         if otherOrderedFirst {
-            while !Suspensions.isRegistered(graphAt: reading.graph) && !reading.isDone { sched_yield() }
+            while !Suspensions.isRegistered(graphAt: reading.graph) && !reading.isDone {
+                if DispatchTime.now() > deadline { waitedInVain = true; break }
+                sched_yield()
+            }
         }
         finishModify.signal()
         let read = reading.value
@@ -110,7 +124,7 @@ struct ReadDuringSuspendedCheckTests {
         let final = doubled.value
         subscriptionBox.subscription?.cancel()
         withExtendedLifetime(pool) {}
-        return Reads(read: read, checked: checked, final: final, ordered: ordered)
+        return Reads(read: read, checked: checked, final: final, ordered: ordered, suspended: !waitedInVain)
     }
 
     /// A read recorded by a `ReadRecord` outside any closure is tracked (under the lock),

@@ -1,7 +1,9 @@
 /// Builds a `RowStorage` by appends, bottom-up: each element is written once, into a full-size
 /// leaf, and full leaves are kept until ``finish()`` puts a tree over them (no intermediate
 /// array, no copy). Inlinable, so that a caller that knows `Element` appends in code compiled
-/// for it. O(1) an append (amortized), O(n / chunk) to finish.
+/// for it. O(1) an append (amortized), O(n / chunk) to finish. Never copy a builder that has
+/// elements: the copies would share the leaf being filled (it is mutated in place). (Not
+/// `~Copyable` only because a Sectioned source keeps one per group in an array.)
 @usableFromInline
 struct RowStorageBuilder<Element> {
     @usableFromInline typealias Node = RowStorageNode<Element>
