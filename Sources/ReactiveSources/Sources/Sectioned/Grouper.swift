@@ -439,8 +439,10 @@ final class Grouper<Object: Hashable & Sendable, Key: Hashable & Sendable>: @unc
                 let order = unordered.indices.sorted { lhs, rhs in
                     objectOrder(unordered[lhs], unordered[rhs]) || (!objectOrder(unordered[rhs], unordered[lhs]) && lhs < rhs)
                 }
-                objects = RowStorage(order.lazy.map { unordered[$0] })
-                rowLabels = RowStorage(order.lazy.map { unorderedLabels[$0] })
+                // Arrays first: a storage built from a lazy map in this generic code would look
+                // up runtime metadata for every row.
+                objects = RowStorage(order.map { unordered[$0] })
+                rowLabels = RowStorage(order.map { unorderedLabels[$0] })
             }
             labels[sectionKey] = rowLabels
             let sectionTitle = title(of: sectionKey)
