@@ -375,7 +375,7 @@ final class Graph {
     /// check and are not busy (sources, nodes validated already) only compares versions and
     /// recomputes at most once; the walk takes over at the first dependency that needs more.
     func validate(_ root: GraphNode) {
-        let hasValue = root.beginCheck(in: self)
+        let hasValue = root.beginWatchedCheck(in: self)
         var index = 0
         // A dependency to descend into found by that first pass.
         var first: Unmanaged<GraphNode>?
@@ -404,7 +404,7 @@ final class Graph {
         checkStack.append(CheckFrame(node: node, index: index, mustRecompute: mustRecompute))
         if let first {
             node = first
-            mustRecompute = !first._withUnsafeGuaranteedRef { $0.beginCheck(in: self) }
+            mustRecompute = !first._withUnsafeGuaranteedRef { $0.beginWatchedCheck(in: self) }
             checkStack.append(CheckFrame(node: first, mustRecompute: mustRecompute))
             index = 0
         }
@@ -439,7 +439,7 @@ final class Graph {
             if let next {
                 checkStack.lastPointer.pointee.index = index
                 node = next
-                mustRecompute = !next._withUnsafeGuaranteedRef { $0.beginCheck(in: self) }
+                mustRecompute = !next._withUnsafeGuaranteedRef { $0.beginWatchedCheck(in: self) }
                 checkStack.append(CheckFrame(node: next, mustRecompute: mustRecompute))
                 index = 0
                 continue

@@ -142,6 +142,20 @@ class GraphNode: DeliveryJob, @unchecked Sendable {
     /// again stops there) and returns whether it has a value to keep if nothing it read changed.
     func beginCheck(in graph: Graph) -> Bool { true }
 
+    /// ``beginCheck(in:)``, with a watched derived node's done inline: clearing its stale
+    /// flag is all it needs (``isValidated(in:)`` is only asked of unwatched nodes, so the
+    /// validation stamp of a watched one may stay behind: once unwatched, it is checked
+    /// again, comparing versions).
+    @inline(__always) final func beginWatchedCheck(in graph: Graph) -> Bool {
+        let flags = stamp
+        let watched = NodeFlags.isDerived.rawValue | NodeFlags.isLinked.rawValue
+        if flags & watched == watched {
+            stamp = flags & ~NodeFlags.isStale.rawValue
+            return flags & NodeFlags.hasValue.rawValue != 0
+        }
+        return beginCheck(in: graph)
+    }
+
     /// The `index`th node this derived node read in its last run (before its first run:
     /// of the inputs it was created with, if known), unretained, with the version seen;
     /// `nil` past the end.
