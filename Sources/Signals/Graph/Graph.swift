@@ -410,7 +410,7 @@ final class Graph {
         }
         // The dependency at `index` was just checked: compare its version, do not descend.
         var returning = false
-        while true {
+        walk: while true {
             var changed = mustRecompute
             var next: Unmanaged<GraphNode>?
             var waited = false
@@ -444,15 +444,22 @@ final class Graph {
                 index = 0
                 continue
             }
-            checkStack.removeLast()
-            if changed {
-                node._withUnsafeGuaranteedRef { $0.recompute(in: self) }
+            // `node` is done: recompute it if it must, and return to the frame below. A frame
+            // whose only dependency is the one just checked is done at once (a version
+            // compared), and so on down a chain.
+            while true {
+                checkStack.removeLast()
+                if changed {
+                    node._withUnsafeGuaranteedRef { $0.recompute(in: self) }
+                }
+                if checkStack.count == base { break walk }
+                let frame = checkStack.lastPointer.pointee
+                node = frame.node
+                index = frame.index
+                mustRecompute = frame.mustRecompute
+                guard index == 0, let (dependency, seen) = node._withUnsafeGuaranteedRef({ $0.singleDependency }) else { break }
+                changed = mustRecompute || dependency._withUnsafeGuaranteedRef({ $0.version }) != seen
             }
-            if checkStack.count == base { break }
-            let frame = checkStack.lastPointer.pointee
-            node = frame.node
-            index = frame.index
-            mustRecompute = frame.mustRecompute
             returning = true
         }
         if base == 0 && !replacedWhileChecking.isEmpty {
