@@ -247,4 +247,22 @@ extension StorageCase {
         default: return .nan
         }
     }
+
+    /// Iteration only (`for in`, as `iterate /row` in the table): sums the ids of `n` rows of
+    /// the side's storage (`Array` or `RowStorage`) `passes` times a sample, 31 samples;
+    /// returns the median's ns a row.
+    public static func iteration(side: String, n: Int, passes: Int) -> Double {
+        func run<S: RowStoreSide>(_ storage: S) -> Double {
+            measureSamples(31) {
+                var sum = 0
+                for _ in 0..<passes { sum &+= opaque(storage).sumOfIDs() }
+                check(sum == passes &* (n * (n - 1) / 2), "\(S.name) iteration sum")
+            }.seconds * 1e9 / Double(n * passes)
+        }
+        switch side {
+        case "Array": return run(ArraySide(rows(0..<n)))
+        case "RowStorage": return run(RowStorageSide(rows(0..<n)))
+        default: return .nan
+        }
+    }
 }

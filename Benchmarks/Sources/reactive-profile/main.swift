@@ -11,7 +11,7 @@ import Darwin
 //   reactive-profile <shape> <side> [iterations]
 // e.g. `valgrind --tool=callgrind reactive-profile deep ours 200` (strip debug info from a
 // copy of the binary first: valgrind 3.19 cannot read Swift 6.3's DWARF).
-// Shapes: storage (sides all, Array, RowStorage, Rope), lookup (side ignored), derived (see below), sectioned (sides ours, baseline, ours-string, baseline-string), http (sides list, list-identified, ours, raw, fetcher, raw-transport, observe), http-turnaround (side all: in-flight and turnaround times a page), http-cpu (sides ours, raw), pages (side list only: the Paginated source over in-memory pages), deep broad diamond triangle mux repeated unstable avoidable cellx1000 create, first (first derivations: mapped, filtered, sorted).
+// Shapes: storage (sides all, Array, RowStorage, Rope), storage-iteration (Array, RowStorage), lookup (side ignored), derived (see below), sectioned (sides ours, baseline, ours-string, baseline-string), http (sides list, list-identified, ours, raw, fetcher, raw-transport, observe), http-turnaround (side all: in-flight and turnaround times a page), http-cpu (sides ours, raw), pages (side list only: the Paginated source over in-memory pages), deep broad diamond triangle mux repeated unstable avoidable cellx1000 create, first (first derivations: mapped, filtered, sorted).
 // Sides: ours floor OpenCombine Observation.
 
 /// Runs `body` in a task and blocks until it returns (the top level stays synchronous:
@@ -138,6 +138,13 @@ if arguments[1] == "storage-reads" {
     // STORAGE_SIZES picks n (first value), iterations = passes of 100,000 reads (x7).
     let n = ProcessInfo.processInfo.environment["STORAGE_SIZES"].flatMap { $0.split(separator: ",").first.flatMap { Int($0) } } ?? 1_000_000
     print("\(arguments[2]) n=\(n): \(StorageCase.reads(side: arguments[2], n: n, passes: iterations)) ns a read")
+    exit(0)
+}
+if arguments[1] == "storage-iteration" {
+    // `for in` only (see StorageCase.iteration): side Array or RowStorage; STORAGE_SIZES picks
+    // n (first value), iterations = passes a sample (31 samples).
+    let n = ProcessInfo.processInfo.environment["STORAGE_SIZES"].flatMap { $0.split(separator: ",").first.flatMap { Int($0) } } ?? 1_000
+    print("\(arguments[2]) n=\(n): \(StorageCase.iteration(side: arguments[2], n: n, passes: iterations)) ns a row")
     exit(0)
 }
 if arguments[1] == "create" {
