@@ -445,8 +445,8 @@ final class Graph {
                 continue
             }
             // `node` is done: recompute it if it must, and return to the frame below. A frame
-            // whose only dependency is the one just checked is done at once (a version
-            // compared), and so on down a chain.
+            // whose node now reads exactly one node, the index returned to, is done at once
+            // (that dependency's version compared, as the scan would), and so on down a chain.
             while true {
                 checkStack.removeLast()
                 if changed {
