@@ -60,14 +60,6 @@ struct DependencyList {
         return index == 0 ? (Unmanaged.passUnretained(unsafeDowncast(reference, to: GraphNode.self)), singleVersion) : nil
     }
 
-    /// The only dependency (unretained: valid while this list is alive), or `nil` unless
-    /// the list holds exactly one.
-    @inline(__always)
-    var single: (node: Unmanaged<GraphNode>, version: UInt64)? {
-        guard let reference, singleVersion != Self.holdsBuffer else { return nil }
-        return (Unmanaged.passUnretained(unsafeDowncast(reference, to: GraphNode.self)), singleVersion)
-    }
-
     var isEmpty: Bool { reference == nil }
 
     /// The list's object (a node or a buffer), unretained: the list keeps it alive while it is

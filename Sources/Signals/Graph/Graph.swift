@@ -408,25 +408,19 @@ final class Graph {
             checkStack.append(CheckFrame(node: first, mustRecompute: mustRecompute))
             index = 0
         }
-        // The dependency at `index` was just checked: compare its version, do not descend.
-        var returning = false
         walk: while true {
             var changed = mustRecompute
             var next: Unmanaged<GraphNode>?
             var waited = false
             while let (dependency, seen) = node._withUnsafeGuaranteedRef({ $0.dependency(at: index) }) {
-                if returning {
-                    returning = false
-                } else {
-                    if dependency._withUnsafeGuaranteedRef({ $0.isBusy }) && isBusyElsewhere(dependency)
-                        && waitUntilNotBusy(dependency) {
-                        waited = true
-                        break
-                    }
-                    if dependency._withUnsafeGuaranteedRef({ $0.needsCheck(in: self) }) {
-                        next = dependency
-                        break
-                    }
+                if dependency._withUnsafeGuaranteedRef({ $0.isBusy }) && isBusyElsewhere(dependency)
+                    && waitUntilNotBusy(dependency) {
+                    waited = true
+                    break
+                }
+                if dependency._withUnsafeGuaranteedRef({ $0.needsCheck(in: self) }) {
+                    next = dependency
+                    break
                 }
                 if !mustRecompute && dependency._withUnsafeGuaranteedRef({ $0.version }) != seen {
                     changed = true
@@ -444,9 +438,10 @@ final class Graph {
                 index = 0
                 continue
             }
-            // `node` is done: recompute it if it must, and return to the frame below. A frame
-            // whose node now reads exactly one node, the index returned to, is done at once
-            // (that dependency's version compared, as the scan would), and so on down a chain.
+            // `node` is done: recompute it if it must, and return to the frame below, where the
+            // dependency at `index` was just checked: compare its version (do not descend).
+            // A node that this finishes (it changed, or that was its last dependency) is done
+            // at once, and so on down a chain; otherwise the scan goes on after it.
             while true {
                 checkStack.removeLast()
                 if changed {
@@ -457,10 +452,16 @@ final class Graph {
                 node = frame.node
                 index = frame.index
                 mustRecompute = frame.mustRecompute
-                guard index == 0, let (dependency, seen) = node._withUnsafeGuaranteedRef({ $0.singleDependency }) else { break }
-                changed = mustRecompute || dependency._withUnsafeGuaranteedRef({ $0.version }) != seen
+                changed = mustRecompute
+                guard let (dependency, seen) = node._withUnsafeGuaranteedRef({ $0.dependency(at: index) }) else { continue }
+                if !mustRecompute && dependency._withUnsafeGuaranteedRef({ $0.version }) != seen {
+                    changed = true
+                    continue
+                }
+                index &+= 1
+                if node._withUnsafeGuaranteedRef({ $0.dependency(at: index) }) == nil { continue }
+                break
             }
-            returning = true
         }
         if base == 0 && !replacedWhileChecking.isEmpty {
             replacedWhileChecking.removeAll()

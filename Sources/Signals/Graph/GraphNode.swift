@@ -163,12 +163,6 @@ class GraphNode: DeliveryJob, @unchecked Sendable {
         dependencies.dependency(at: index)
     }
 
-    /// The dependency of a derived node that read exactly one node in its last run,
-    /// unretained, with the version seen; `nil` for any other count.
-    @inline(__always) final var singleDependency: (node: Unmanaged<GraphNode>, version: UInt64)? {
-        dependencies.single
-    }
-
     /// Recomputes this derived node's value (its inputs are already up to date).
     func recompute(in graph: Graph) {}
 
